@@ -1,0 +1,193 @@
+package io.bindfirst.server.pwd;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+import org.forgerock.opendj.ldap.ByteSequence;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.ByteStringBuilder;
+
+/**
+ * The password storage schemes the server understands, and which one it encodes new passwords with.
+ * Immutable and thread-safe; {@link #verify} is on the bind path.
+ *
+ * <p>A stored value that starts with {@code '{'} and contains a {@code '}'} is tagged with the scheme
+ * named between them (case-insensitively); if that scheme is unknown, or the name is empty, the value
+ * matches nothing. Any other value is clear text, which matches only if clear text is allowed.
+ */
+public final class PasswordSchemes {
+
+    /** Every scheme, in the order {@link #names()} lists them. All are immutable and shared. */
+    private static final PasswordStorageScheme[] BUILT_IN = {
+        SaltedShaScheme.SSHA,
+        SaltedShaScheme.SSHA256,
+        SaltedShaScheme.SSHA384,
+        SaltedShaScheme.SSHA512,
+        new Pbkdf2HmacSha256Scheme(),
+    };
+
+    private static final Set<String> NAMES;
+
+    static {
+        Set<String> names = new LinkedHashSet<>();
+        for (PasswordStorageScheme scheme : BUILT_IN) {
+            names.add(scheme.name());
+        }
+        NAMES = Collections.unmodifiableSet(names);
+    }
+
+    private final PasswordStorageScheme defaultScheme;
+    /** {@code {NAME}} of the default scheme, in ASCII. */
+    private final byte[] defaultPrefix;
+    private final boolean allowClearText;
+
+    /**
+     * @param defaultSchemeName the scheme {@link #encode} uses, case-insensitive, without braces
+     * @param allowClearText whether a stored value without a scheme prefix may match as clear text
+     * @throws IllegalArgumentException if no scheme has that name
+     * @throws NullPointerException if {@code defaultSchemeName} is {@code null}
+     */
+    public PasswordSchemes(String defaultSchemeName, boolean allowClearText) {
+        if (defaultSchemeName == null) {
+            throw new NullPointerException("defaultSchemeName");
+        }
+        this.defaultScheme = scheme(defaultSchemeName).orElseThrow(() -> new IllegalArgumentException(
+                "Unknown password storage scheme '" + defaultSchemeName + "'; known schemes: " + NAMES));
+        this.defaultPrefix = ('{' + defaultScheme.name() + '}').getBytes(StandardCharsets.US_ASCII);
+        this.allowClearText = allowClearText;
+    }
+
+    /**
+     * Whether {@code clear} is the password of {@code storedValue}. Never throws: {@code null}
+     * arguments, an empty presented password, an unknown scheme and malformed values do not match.
+     */
+    public boolean verify(ByteSequence clear, ByteSequence storedValue) {
+        if (clear == null || clear.isEmpty() || storedValue == null) {
+            return false;
+        }
+        int close = closingBrace(storedValue);
+        if (close < 0) {
+            return allowClearText && clearTextMatches(clear, storedValue);
+        }
+        PasswordStorageScheme scheme = find(storedValue, 1, close);
+        if (scheme == null) {
+            return false;
+        }
+        return scheme.matches(clear, storedValue.subSequence(close + 1, storedValue.length()).toString());
+    }
+
+    /**
+     * Encodes {@code clear} with the default scheme: {@code {NAME}encodedValue}.
+     *
+     * @throws IllegalArgumentException if {@code clear} is empty or the scheme cannot encode it
+     * @throws NullPointerException if {@code clear} is {@code null}
+     */
+    public ByteString encode(ByteSequence clear) {
+        String value = defaultScheme.encodeValue(clear);
+        return new ByteStringBuilder(defaultPrefix.length + value.length())
+                .appendBytes(defaultPrefix)
+                .appendUtf8(value)
+                .toByteString();
+    }
+
+    /** Whether {@code value} starts with the {@code {NAME}} of a known scheme. */
+    public boolean isEncoded(ByteSequence value) {
+        if (value == null) {
+            return false;
+        }
+        int close = closingBrace(value);
+        return close >= 0 && find(value, 1, close) != null;
+    }
+
+    /** The scheme with this name (case-insensitive, without braces). */
+    public Optional<PasswordStorageScheme> scheme(String name) {
+        if (name != null) {
+            for (PasswordStorageScheme scheme : BUILT_IN) {
+                if (scheme.name().equalsIgnoreCase(name)) {
+                    return Optional.of(scheme);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The canonical names of all known schemes; unmodifiable. */
+    public Set<String> names() {
+        return NAMES;
+    }
+
+    /** The scheme {@link #encode} uses. */
+    public PasswordStorageScheme defaultScheme() {
+        return defaultScheme;
+    }
+
+    /** Whether stored values without a scheme prefix are compared as clear text. */
+    public boolean allowsClearText() {
+        return allowClearText;
+    }
+
+    /** The index of the {@code '}'} closing a leading {@code '{'}, or -1 if the value has no such prefix. */
+    private static int closingBrace(ByteSequence value) {
+        int length = value.length();
+        if (length == 0 || value.byteAt(0) != '{') {
+            return -1;
+        }
+        for (int i = 1; i < length; i++) {
+            if (value.byteAt(i) == '}') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The scheme named by {@code value[from, to)}, compared ASCII-case-insensitively without copying. */
+    private static PasswordStorageScheme find(ByteSequence value, int from, int to) {
+        int length = to - from;
+        for (PasswordStorageScheme scheme : BUILT_IN) {
+            String name = scheme.name();
+            if (name.length() == length && asciiEqualsIgnoreCase(value, from, name)) {
+                return scheme;
+            }
+        }
+        return null;
+    }
+
+    private static boolean asciiEqualsIgnoreCase(ByteSequence value, int from, String name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (asciiUpper(value.byteAt(from + i)) != asciiUpper(name.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int asciiUpper(int c) {
+        return c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
+    }
+
+    /**
+     * Constant-time comparison of the presented password with a clear-text stored one. The presented
+     * password goes first: {@link ConstantTime#equals} takes time in the length of its first argument,
+     * which the client knows anyway, so the stored password's length does not show either.
+     */
+    private static boolean clearTextMatches(ByteSequence clear, ByteSequence storedValue) {
+        byte[] presented = clear.toByteArray();
+        byte[] stored = storedValue.toByteArray();
+        try {
+            return ConstantTime.equals(presented, stored);
+        } finally {
+            Arrays.fill(presented, (byte) 0);
+            Arrays.fill(stored, (byte) 0);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PasswordSchemes{default=" + defaultScheme.name() + ", allowClearText=" + allowClearText
+                + ", schemes=" + NAMES + "}";
+    }
+}

@@ -1,0 +1,42 @@
+package io.bindfirst.server.pwd;
+
+import org.forgerock.opendj.ldap.ByteSequence;
+
+/**
+ * One way of storing a password in {@code userPassword}: a value {@code {NAME}encoded}, where this
+ * scheme produces and checks the {@code encoded} part.
+ *
+ * <p>Implementations are immutable and thread-safe: the bind path calls {@link #matches} from many
+ * worker threads at once. They never log, and never put a clear password (or anything derived from
+ * it) into an exception message or {@code toString()}.
+ */
+public interface PasswordStorageScheme {
+
+    /**
+     * The scheme name as it appears between the braces, in its canonical upper-case spelling
+     * (e.g. {@code "SSHA"}). Stored values are matched against it case-insensitively.
+     */
+    String name();
+
+    /**
+     * Encodes a clear password with fresh random salt.
+     *
+     * @param clear the clear password, not empty
+     * @return the part of the stored value that follows {@code {NAME}}
+     * @throws IllegalArgumentException if {@code clear} is empty, or cannot be encoded by this scheme
+     *         (the message never contains the password)
+     * @throws NullPointerException if {@code clear} is {@code null}
+     */
+    String encodeValue(ByteSequence clear);
+
+    /**
+     * Whether {@code clear} is the password that {@code encodedValue} was encoded from.
+     *
+     * <p>Never throws: a {@code null}, empty or malformed argument (bad base64, wrong lengths, bad
+     * parameters) simply does not match.
+     *
+     * @param clear the password the client presented
+     * @param encodedValue the part of the stored value that follows {@code {NAME}}
+     */
+    boolean matches(ByteSequence clear, String encodedValue);
+}

@@ -1,0 +1,120 @@
+package io.bindfirst.server.pwd;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+
+import org.forgerock.opendj.ldap.ByteSequence;
+
+/**
+ * The salted SHA schemes of OpenLDAP and OpenDJ: the encoded value is
+ * {@code base64(digest(password + salt) + salt)}.
+ *
+ * <p>The salt is whatever follows the digest (OpenLDAP writes 4 bytes, OpenDJ 8), so any salt of at
+ * least one byte is accepted; new values get {@link #SALT_LENGTH} random bytes.
+ */
+public final class SaltedShaScheme implements PasswordStorageScheme {
+
+    /** Bytes of random salt in newly encoded values. */
+    public static final int SALT_LENGTH = 8;
+
+    /** {@code {SSHA}}: SHA-1. */
+    public static final SaltedShaScheme SSHA = new SaltedShaScheme("SSHA", "SHA-1");
+    /** {@code {SSHA256}}: SHA-256. */
+    public static final SaltedShaScheme SSHA256 = new SaltedShaScheme("SSHA256", "SHA-256");
+    /** {@code {SSHA384}}: SHA-384. */
+    public static final SaltedShaScheme SSHA384 = new SaltedShaScheme("SSHA384", "SHA-384");
+    /** {@code {SSHA512}}: SHA-512. */
+    public static final SaltedShaScheme SSHA512 = new SaltedShaScheme("SSHA512", "SHA-512");
+
+    private final String name;
+    private final String algorithm;
+    private final int digestLength;
+    /**
+     * One digest per thread: {@link MessageDigest} is not thread-safe, and creating one per call
+     * costs a provider look-up. Every use starts with {@code reset()} so that a use cut short by an
+     * exception cannot leak state into the next one.
+     */
+    private final ThreadLocal<MessageDigest> digests;
+
+    private SaltedShaScheme(String name, String algorithm) {
+        this.name = name;
+        this.algorithm = algorithm;
+        // Fails fast at class initialisation if the JDK lacks the algorithm (all four are mandatory).
+        this.digestLength = newDigest(algorithm).getDigestLength();
+        this.digests = ThreadLocal.withInitial(() -> newDigest(algorithm));
+    }
+
+    private static MessageDigest newDigest(String algorithm) {
+        try {
+            return MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("The JDK has no " + algorithm + " message digest", e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The digest algorithm, e.g. {@code "SHA-256"}. */
+    public String algorithm() {
+        return algorithm;
+    }
+
+    /** Bytes of digest at the start of the decoded value. */
+    public int digestLength() {
+        return digestLength;
+    }
+
+    @Override
+    public String encodeValue(ByteSequence clear) {
+        SchemeSupport.requireNonEmptyPassword(clear);
+        return encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH));
+    }
+
+    /** Encodes with the given salt; lets tests compare against independently computed values. */
+    String encodeValue(ByteSequence clear, byte[] salt) {
+        SchemeSupport.requireNonEmptyPassword(clear);
+        if (salt.length == 0) {
+            throw new IllegalArgumentException("The salt must not be empty");
+        }
+        byte[] digest = digest(clear, salt, 0, salt.length);
+        byte[] value = Arrays.copyOf(digest, digestLength + salt.length);
+        System.arraycopy(salt, 0, value, digestLength, salt.length);
+        return SchemeSupport.encodeBase64(value);
+    }
+
+    @Override
+    public boolean matches(ByteSequence clear, String encodedValue) {
+        if (clear == null || clear.isEmpty() || encodedValue == null) {
+            return false;
+        }
+        byte[] decoded = SchemeSupport.decodeBase64(encodedValue);
+        if (decoded == null || decoded.length <= digestLength) {
+            return false; // malformed, or no salt at all
+        }
+        byte[] actual = digest(clear, decoded, digestLength, decoded.length - digestLength);
+        return ConstantTime.equals(actual, Arrays.copyOf(decoded, digestLength));
+    }
+
+    /** {@code digest(clear + salt[saltOffset, saltOffset + saltLength))}. */
+    private byte[] digest(ByteSequence clear, byte[] salt, int saltOffset, int saltLength) {
+        byte[] password = clear.toByteArray();
+        try {
+            MessageDigest md = digests.get();
+            md.reset();
+            md.update(password);
+            md.update(salt, saltOffset, saltLength);
+            return md.digest();
+        } finally {
+            Arrays.fill(password, (byte) 0);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SaltedShaScheme{" + name + ", " + algorithm + "}";
+    }
+}

@@ -1,0 +1,47 @@
+package io.bindfirst.server.pwd;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import org.forgerock.opendj.ldap.ByteSequence;
+
+/** Helpers shared by the schemes of this package. */
+final class SchemeSupport {
+
+    /** Thread-safe: {@link SecureRandom} serialises {@code nextBytes} when its provider is not. */
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private SchemeSupport() {
+    }
+
+    /** {@code length} bytes of fresh random salt. */
+    static byte[] randomSalt(int length) {
+        byte[] salt = new byte[length];
+        RANDOM.nextBytes(salt);
+        return salt;
+    }
+
+    /** Standard (RFC 4648 section 4) base64 decoding, or {@code null} if {@code s} is not valid base64. */
+    static byte[] decodeBase64(String s) {
+        try {
+            return Base64.getDecoder().decode(s);
+        } catch (IllegalArgumentException e) {
+            // Deliberately not rethrown nor logged: the value is a stored password hash.
+            return null;
+        }
+    }
+
+    static String encodeBase64(byte[] bytes) {
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    /** The precondition of every {@code encodeValue}: a password, and not an empty one. */
+    static void requireNonEmptyPassword(ByteSequence clear) {
+        if (clear == null) {
+            throw new NullPointerException("password");
+        }
+        if (clear.isEmpty()) {
+            throw new IllegalArgumentException("An empty password cannot be encoded");
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.bindfirst.server.pwd;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertNotEquals;
+import static org.testng.Assert.assertThrows;
+import static org.testng.Assert.assertTrue;
+
+import java.util.Base64;
+
+import org.forgerock.opendj.ldap.ByteString;
+import org.testng.annotations.DataProvider;
+import org.testng.annotations.Test;
+
+public class SaltedShaSchemeTest {
+
+    /*
+     * Known answers computed outside this code base, with Python's hashlib:
+     *   base64.b64encode(hashlib.new(alg, password + salt).digest() + salt)
+     * The first was also checked with openssl:
+     *   printf 'secret\x01..\x08' | openssl dgst -sha1 -binary | cat - <(printf '\x01..\x08') | base64
+     */
+    @DataProvider
+    public Object[][] knownAnswers() {
+        return new Object[][] {
+            // OpenDJ-style 8-byte salt 01..08
+            {SaltedShaScheme.SSHA, "secret", "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA=="},
+            // OpenLDAP-style 4-byte salt a1b2c3d4
+            {SaltedShaScheme.SSHA, "secret", "pVM1m+a9asU+I4eOuJQ7BbpyJKWhssPU"},
+            // salt "NaCl4you"
+            {SaltedShaScheme.SSHA256, "password", "bwFIGhEr6MerEtQ650b9j0XE7HPuGYFjDs5PLySkY8tOYUNsNHlvdQ=="},
+            {SaltedShaScheme.SSHA384, "password",
+                "TX5jQCKWAWaCPuexnTvW3jv+DoVFliyG9z8W4PIJHSPGgYESdJSY066humdMEuM4TmFDbDR5b3U="},
+            {SaltedShaScheme.SSHA512, "password",
+                "7Avgnz9Uq6t4cSXib57wlN8eTR/+ZccpdPoDkGxdfaI8UeQfu1/kpri8Tzs6O3jLP/9oZ7nVmJ/moCL+jjOOoE5hQ2w0eW91"},
+            // 4-byte salt deadbeef
+            {SaltedShaScheme.SSHA512, "secret",
+                "kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+u98MN5uyzqtN6tvu8="},
+            // UTF-8 password, salt 0011223344556677
+            {SaltedShaScheme.SSHA256, "p\u00e4ssw\u00f6rd\u20ac", "uQRca4oIVqyL4ZP3g3om6tc5PdcLslBCACgIZ6LWekkAESIzRFVmdw=="},
+        };
+    }
+
+    private static ByteString utf8(String s) {
+        return ByteString.valueOfUtf8(s);
+    }
+
+    private static byte[] hex(String hex) {
+        return ByteString.valueOfHex(hex).toByteArray();
+    }
+
+    @Test(dataProvider = "knownAnswers")
+    public void knownAnswerMatches(SaltedShaScheme scheme, String password, String encoded) {
+        assertTrue(scheme.matches(utf8(password), encoded));
+    }
+
+    @Test(dataProvider = "knownAnswers")
+    public void knownAnswerRefusesOtherPasswords(SaltedShaScheme scheme, String password, String encoded) {
+        assertFalse(scheme.matches(utf8(password + "x"), encoded));
+        assertFalse(scheme.matches(utf8(password.substring(1)), encoded));
+        assertFalse(scheme.matches(utf8(password.toUpperCase()), encoded));
+        assertFalse(scheme.matches(utf8("x"), encoded));
+    }
+
+    @Test(dataProvider = "knownAnswers")
+    public void tamperedKnownAnswerDoesNotMatch(SaltedShaScheme scheme, String password, String encoded) {
+        byte[] decoded = Base64.getDecoder().decode(encoded);
+        for (int index : new int[] {0, scheme.digestLength() - 1, scheme.digestLength(), decoded.length - 1}) {
+            byte[] tampered = decoded.clone();
+            tampered[index] ^= 0x40;
+            assertFalse(scheme.matches(utf8(password), Base64.getEncoder().encodeToString(tampered)),
+                    "byte " + index + " flipped");
+        }
+    }
+
+    @Test
+    public void encodingWithAGivenSaltReproducesTheKnownAnswers() {
+        assertEquals(SaltedShaScheme.SSHA.encodeValue(utf8("secret"), hex("0102030405060708")),
+                "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA==");
+        assertEquals(SaltedShaScheme.SSHA.encodeValue(utf8("secret"), hex("a1b2c3d4")),
+                "pVM1m+a9asU+I4eOuJQ7BbpyJKWhssPU");
+        assertEquals(SaltedShaScheme.SSHA384.encodeValue(utf8("password"), "NaCl4you".getBytes()),
+                "TX5jQCKWAWaCPuexnTvW3jv+DoVFliyG9z8W4PIJHSPGgYESdJSY066humdMEuM4TmFDbDR5b3U=");
+        assertEquals(SaltedShaScheme.SSHA512.encodeValue(utf8("secret"), hex("deadbeef")),
+                "kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+u98MN5uyzqtN6tvu8=");
+    }
+
+    @DataProvider
+    public Object[][] schemes() {
+        return new Object[][] {
+            {SaltedShaScheme.SSHA, "SSHA", "SHA-1", 20},
+            {SaltedShaScheme.SSHA256, "SSHA256", "SHA-256", 32},
+            {SaltedShaScheme.SSHA384, "SSHA384", "SHA-384", 48},
+            {SaltedShaScheme.SSHA512, "SSHA512", "SHA-512", 64},
+        };
+    }
+
+    @Test(dataProvider = "schemes")
+    public void describesItself(SaltedShaScheme scheme, String name, String algorithm, int digestLength) {
+        assertEquals(scheme.name(), name);
+        assertEquals(scheme.algorithm(), algorithm);
+        assertEquals(scheme.digestLength(), digestLength);
+    }
+
+    @Test(dataProvider = "schemes")
+    public void encodedValuesRoundTripWithAFreshEightByteSalt(SaltedShaScheme scheme, String name,
+            String algorithm, int digestLength) {
+        ByteString password = utf8("correct horse battery staple");
+        String first = scheme.encodeValue(password);
+        String second = scheme.encodeValue(password);
+        assertEquals(Base64.getDecoder().decode(first).length, digestLength + SaltedShaScheme.SALT_LENGTH);
+        assertNotEquals(first, second, "each encoding has its own salt");
+        assertTrue(scheme.matches(password, first));
+        assertTrue(scheme.matches(password, second));
+        assertFalse(scheme.matches(utf8("correct horse battery stapl"), first));
+    }
+
+    @Test(dataProvider = "schemes")
+    public void binaryPasswordsRoundTrip(SaltedShaScheme scheme, String name, String algorithm, int digestLength) {
+        ByteString password = ByteString.wrap(new byte[] {0, (byte) 0xff, (byte) 0xfe, 0x7f, (byte) 0x80});
+        String encoded = scheme.encodeValue(password);
+        assertTrue(scheme.matches(password, encoded));
+        assertFalse(scheme.matches(ByteString.wrap(new byte[] {0, (byte) 0xff, (byte) 0xfe, 0x7f}), encoded));
+    }
+
+    @Test(dataProvider = "schemes")
+    public void malformedValuesDoNotMatch(SaltedShaScheme scheme, String name, String algorithm, int digestLength) {
+        ByteString password = utf8("secret");
+        String valid = scheme.encodeValue(password);
+        String digestOnly = Base64.getEncoder().encodeToString(new byte[digestLength]);
+        String[] malformed = {
+            "",
+            "!!!!",
+            "not base64 at all",
+            valid.substring(0, valid.length() - 4),        // cut short: salt shrinks, digest unchanged
+            valid.substring(0, 8),                         // shorter than the digest
+            valid + "=",                                   // too much padding
+            valid + "A",                                   // trailing garbage
+            " " + valid,
+            valid.substring(0, 10) + "\n" + valid.substring(10),
+            digestOnly,                                    // no salt at all
+            Base64.getEncoder().encodeToString(new byte[digestLength - 1]),
+        };
+        for (String value : malformed) {
+            assertFalse(scheme.matches(password, value), "'" + value + "'");
+        }
+    }
+
+    @Test
+    public void missingPaddingIsToleratedButWrongPaddingIsNot() {
+        // Same bytes either way; some tools drop the padding.
+        assertTrue(SaltedShaScheme.SSHA.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA"));
+        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA="));
+        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA==="));
+    }
+
+    @Test
+    public void unsaltedDigestIsNotAcceptedAsSalted() {
+        // base64(sha1("secret")) is a valid {SHA} value, but {SSHA} requires salt.
+        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), "5en6G6MezRroT3XKqkdPOmY/BfQ="));
+    }
+
+    @Test
+    public void aValueOfOneSchemeDoesNotMatchUnderAnother() {
+        String ssha512 = "kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+u98MN5uyzqtN6tvu8=";
+        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), ssha512));
+        assertFalse(SaltedShaScheme.SSHA256.matches(utf8("secret"), ssha512));
+        assertFalse(SaltedShaScheme.SSHA384.matches(utf8("secret"), ssha512));
+        assertFalse(SaltedShaScheme.SSHA256.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA=="));
+    }
+
+    @Test
+    public void nullAndEmptyArgumentsDoNotMatch() {
+        String valid = SaltedShaScheme.SSHA.encodeValue(utf8("secret"));
+        assertFalse(SaltedShaScheme.SSHA.matches(null, valid));
+        assertFalse(SaltedShaScheme.SSHA.matches(ByteString.empty(), valid));
+        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), null));
+    }
+
+    @Test
+    public void refusesToEncodeAnEmptyPasswordOrAnEmptySalt() {
+        assertThrows(IllegalArgumentException.class, () -> SaltedShaScheme.SSHA.encodeValue(ByteString.empty()));
+        assertThrows(NullPointerException.class, () -> SaltedShaScheme.SSHA.encodeValue(null));
+        assertThrows(IllegalArgumentException.class,
+                () -> SaltedShaScheme.SSHA.encodeValue(utf8("secret"), new byte[0]));
+    }
+
+    @Test
+    public void toStringNamesTheSchemeOnly() {
+        assertEquals(SaltedShaScheme.SSHA256.toString(), "SaltedShaScheme{SSHA256, SHA-256}");
+    }
+}
