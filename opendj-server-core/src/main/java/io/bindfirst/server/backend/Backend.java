@@ -1,0 +1,64 @@
+package io.bindfirst.server.backend;
+
+import java.util.Iterator;
+import java.util.List;
+
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.SearchScope;
+
+/**
+ * A store of entries under one or more base DNs. The core reaches storage only through this interface;
+ * implementations are found with {@link java.util.ServiceLoader} through {@link BackendProvider}.
+ *
+ * <p>Implementations are thread-safe: many workers call them at once, and none of these calls may take a
+ * lock shared by all readers. Engine errors (lock conflicts, deadlocks) are retried inside the backend;
+ * what escapes is a {@link BackendException} whose message is safe to show a client.
+ */
+public interface Backend extends AutoCloseable {
+
+    /** The suffixes this backend holds, in the order configured. */
+    List<DN> baseDNs();
+
+    /** The entry with exactly this DN, or {@code null} if there is none. */
+    Entry getEntry(DN dn) throws BackendException;
+
+    /** Whether an entry with this DN exists (cheaper than reading it). */
+    boolean entryExists(DN dn) throws BackendException;
+
+    /** Whether the entry has at least one child. */
+    boolean hasSubordinates(DN dn) throws BackendException;
+
+    /**
+     * Calls {@code visitor} with every entry within {@code scope} of {@code base} that may match
+     * {@code filter}. The backend narrows candidates with its indexes where it can and otherwise walks
+     * the scope's key range; it need not evaluate the filter exactly (the caller does), but it never
+     * passes an entry outside the scope. Stops early when the visitor returns {@code false}.
+     *
+     * @throws BackendException with {@code NO_SUCH_OBJECT} if {@code base} does not exist
+     */
+    void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor) throws BackendException;
+
+    /**
+     * Adds one entry, whose parent must exist unless the entry is a base DN.
+     *
+     * @throws BackendException {@code ENTRY_ALREADY_EXISTS}, {@code NO_SUCH_OBJECT} for a missing parent
+     */
+    void addEntry(Entry entry) throws BackendException;
+
+    /**
+     * Loads many entries, parents before children, in large transactions: for the first start's
+     * sample data and LDIF imports, where one transaction per entry would take minutes.
+     *
+     * @return how many entries were added
+     */
+    long importEntries(Iterator<Entry> entries) throws BackendException;
+
+    /** How many entries the backend holds. */
+    long entryCount() throws BackendException;
+
+    /** Flushes and closes the storage; further calls fail. */
+    @Override
+    void close();
+}

@@ -1,0 +1,18 @@
+package io.bindfirst.server.backend;
+
+import org.forgerock.opendj.ldap.schema.Schema;
+
+/**
+ * Opens backends of one type. Listed in {@code META-INF/services/io.bindfirst.server.backend.BackendProvider}
+ * of the module that implements it, so the core never names an implementation.
+ */
+public interface BackendProvider {
+    /** The type named by {@code ds-cfg-backend-type} in the configuration, e.g. {@code je}. */
+    String type();
+
+    /**
+     * Opens (creating if needed) the backend described by {@code config}. The schema decodes stored
+     * attribute descriptions and normalizes index keys.
+     */
+    Backend open(BackendConfig config, Schema schema) throws BackendException;
+}

@@ -1,0 +1,64 @@
+package io.bindfirst.server.backend;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.forgerock.opendj.ldap.DN;
+
+/**
+ * The backends of a running server and which DN belongs to which. Built once at start; immutable.
+ * Base DNs never overlap (checked when the configuration is read), so at most one backend holds a DN.
+ */
+public final class Backends implements AutoCloseable {
+    private final List<Backend> userBackends;
+    private final Backend configBackend;
+    private final List<DN> namingContexts;
+
+    public Backends(List<Backend> userBackends, Backend configBackend) {
+        this.userBackends = List.copyOf(userBackends);
+        this.configBackend = configBackend;
+        List<DN> contexts = new ArrayList<>();
+        for (Backend b : userBackends) {
+            contexts.addAll(b.baseDNs());
+        }
+        this.namingContexts = List.copyOf(contexts);
+    }
+
+    /** The backend holding {@code dn}, or {@code null} if none does. */
+    public Backend backendFor(DN dn) {
+        for (Backend b : userBackends) {
+            for (DN base : b.baseDNs()) {
+                if (dn.isSubordinateOrEqualTo(base)) {
+                    return b;
+                }
+            }
+        }
+        for (DN base : configBackend.baseDNs()) {
+            if (dn.isSubordinateOrEqualTo(base)) {
+                return configBackend;
+            }
+        }
+        return null;
+    }
+
+    public boolean isConfigBackend(Backend backend) {
+        return backend == configBackend;
+    }
+
+    /** The public suffixes, as the root DSE lists them in {@code namingContexts}. */
+    public List<DN> namingContexts() {
+        return namingContexts;
+    }
+
+    public List<Backend> userBackends() {
+        return userBackends;
+    }
+
+    @Override
+    public void close() {
+        for (Backend b : userBackends) {
+            b.close();
+        }
+        configBackend.close();
+    }
+}
