@@ -1,0 +1,121 @@
+package io.bindfirst.backend.je;
+
+import java.util.Arrays;
+
+import org.forgerock.opendj.ldap.Entry;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.CursorConfig;
+import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import com.sleepycat.je.Transaction;
+
+import io.bindfirst.server.backend.BackendException;
+
+/**
+ * The two main databases: dn2id (DN key from {@link DnKeys} to id) and id2entry (id to
+ * {@link EntryCodec} bytes). Callers run these methods inside {@link JeStorage#read}/{@link JeStorage#write}.
+ * Without a transaction, reads use READ_COMMITTED: they see only committed entries and keep no locks.
+ */
+final class Entries {
+    static final String DN2ID = "dn2id";
+    static final String ID2ENTRY = "id2entry";
+
+    private final Database dn2id;
+    private final Database id2entry;
+    private final EntryCodec codec;
+
+    Entries(Database dn2id, Database id2entry, EntryCodec codec) {
+        this.dn2id = dn2id;
+        this.id2entry = id2entry;
+        this.codec = codec;
+    }
+
+    /** The id stored under {@code key}, or -1. */
+    long id(Transaction txn, byte[] key) {
+        DatabaseEntry data = new DatabaseEntry();
+        OperationStatus status = dn2id.get(txn, new DatabaseEntry(key), data, lockMode(txn));
+        return status == OperationStatus.SUCCESS ? Ids.of(data) : -1;
+    }
+
+    /** The entry with this id, or {@code null} (an index may name an entry that is being added). */
+    Entry entry(Transaction txn, long id) throws BackendException {
+        DatabaseEntry data = new DatabaseEntry();
+        OperationStatus status = id2entry.get(txn, Ids.entry(id), data, lockMode(txn));
+        return status == OperationStatus.SUCCESS ? codec.decode(data.getData()) : null;
+    }
+
+    /** Whether any key lies strictly inside the subtree of {@code key}. */
+    boolean hasChildren(byte[] key) {
+        try (Cursor cursor = dn2id.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry found = new DatabaseEntry(DnKeys.childrenStart(key));
+            DatabaseEntry data = new DatabaseEntry();
+            data.setPartial(0, 0, true);
+            return cursor.getSearchKeyRange(found, data, null) == OperationStatus.SUCCESS
+                    && DnKeys.compare(found.getData(), DnKeys.subtreeEnd(key)) < 0;
+        }
+    }
+
+    /** Stores a new entry; {@code false} (and nothing written) if its DN already exists. */
+    boolean insert(Transaction txn, byte[] key, long id, byte[] encoded) {
+        if (dn2id.putNoOverwrite(txn, new DatabaseEntry(key), Ids.entry(id)) != OperationStatus.SUCCESS) {
+            return false;
+        }
+        id2entry.put(txn, Ids.entry(id), new DatabaseEntry(encoded));
+        return true;
+    }
+
+    /** The highest id in use, or 0: ids are handed out from here + 1 after a restart. */
+    long lastId() {
+        try (Cursor cursor = id2entry.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry key = new DatabaseEntry();
+            DatabaseEntry data = new DatabaseEntry();
+            data.setPartial(0, 0, true);
+            return cursor.getLast(key, data, null) == OperationStatus.SUCCESS ? Ids.of(key) : 0;
+        }
+    }
+
+    long count() {
+        return id2entry.count();
+    }
+
+    /** Up to {@code max} ids read from dn2id, and the key to continue from ({@code null} at the end). */
+    record Chunk(long[] ids, byte[] resume) {
+    }
+
+    /**
+     * Reads the ids of up to {@code max} dn2id records with keys in [{@code from}, {@code end}). With
+     * {@code skipSubtrees}, after each key the walk jumps past that key's subtree, so it sees only the top
+     * level of the range: the children, for a one-level search (as every entry's parent exists, the first
+     * key after a skipped subtree is the next sibling).
+     */
+    Chunk scan(byte[] from, byte[] end, boolean skipSubtrees, int max) {
+        long[] ids = new long[max];
+        int n = 0;
+        try (Cursor cursor = dn2id.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry key = new DatabaseEntry(from);
+            DatabaseEntry data = new DatabaseEntry();
+            OperationStatus status = cursor.getSearchKeyRange(key, data, null);
+            while (status == OperationStatus.SUCCESS && DnKeys.compare(key.getData(), end) < 0) {
+                if (n == max) {
+                    return new Chunk(ids, key.getData());
+                }
+                ids[n++] = Ids.of(data);
+                if (skipSubtrees) {
+                    key = new DatabaseEntry(DnKeys.subtreeEnd(key.getData()));
+                    status = cursor.getSearchKeyRange(key, data, null);
+                } else {
+                    status = cursor.getNext(key, data, null);
+                }
+            }
+        }
+        return new Chunk(Arrays.copyOf(ids, n), null);
+    }
+
+    private static LockMode lockMode(Transaction txn) {
+        // Inside a write transaction, default locking keeps what was checked (e.g. the parent) stable.
+        return txn == null ? LockMode.READ_COMMITTED : LockMode.DEFAULT;
+    }
+}

@@ -1,0 +1,165 @@
+package io.bindfirst.backend.je;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.backend.BackendException;
+
+/**
+ * id2entry value format. Version 1:
+ * <pre>
+ *   byte     version (1)
+ *   string   DN as the user gave it
+ *   varint   attribute count
+ *     string   attribute description, options included (e.g. "cn;lang-fr")
+ *     varint   value count
+ *       bytes    value
+ * </pre>
+ * where varint is an unsigned LEB128 int and string/bytes are a varint length then the bytes (UTF-8).
+ * Names are stored as text rather than schema OIDs so that data stays readable if the schema changes.
+ */
+final class EntryCodec {
+    static final byte VERSION = 1;
+
+    private final Schema schema;
+
+    EntryCodec(Schema schema) {
+        // Stored data must always decode, even if an attribute type was since removed from the schema.
+        this.schema = schema.asNonStrictSchema();
+    }
+
+    byte[] encode(Entry entry) {
+        Writer out = new Writer();
+        out.buf[out.len++] = VERSION;
+        out.string(entry.getName().toString());
+        out.varint(entry.getAttributeCount());
+        for (Attribute attribute : entry.getAllAttributes()) {
+            out.string(attribute.getAttributeDescriptionAsString());
+            out.varint(attribute.size());
+            for (ByteString value : attribute) {
+                out.bytes(value);
+            }
+        }
+        return Arrays.copyOf(out.buf, out.len);
+    }
+
+    Entry decode(byte[] data) throws BackendException {
+        if (data.length == 0) {
+            throw corrupt("it is empty", null);
+        }
+        if (data[0] != VERSION) {
+            throw new BackendException(ResultCode.OTHER, "A stored entry has format version " + (data[0] & 0xff)
+                    + ", but this server reads only version " + VERSION
+                    + "; the data was written by a newer server or is damaged");
+        }
+        Reader in = new Reader(data);
+        try {
+            Entry entry = new LinkedHashMapEntry(DN.valueOf(in.string(), schema));
+            int attributeCount = in.varint();
+            for (int i = 0; i < attributeCount; i++) {
+                Attribute attribute = new LinkedAttribute(AttributeDescription.valueOf(in.string(), schema));
+                int valueCount = in.varint();
+                for (int v = 0; v < valueCount; v++) {
+                    int length = in.varint();
+                    attribute.add(ByteString.valueOfBytes(data, in.take(length), length));
+                }
+                entry.addAttribute(attribute);
+            }
+            if (in.pos != data.length) {
+                throw corrupt("it has trailing bytes", null);
+            }
+            return entry;
+        } catch (LocalizedIllegalArgumentException e) {
+            throw corrupt("its DN or an attribute description does not parse", e);
+        }
+    }
+
+    private static BackendException corrupt(String why, Throwable cause) {
+        return new BackendException(ResultCode.OTHER, "A stored entry cannot be read: " + why, cause);
+    }
+
+    private static final class Writer {
+        byte[] buf = new byte[256];
+        int len;
+
+        void varint(int value) {
+            ensure(5);
+            while ((value & ~0x7f) != 0) {
+                buf[len++] = (byte) ((value & 0x7f) | 0x80);
+                value >>>= 7;
+            }
+            buf[len++] = (byte) value;
+        }
+
+        void bytes(ByteString value) {
+            varint(value.length());
+            ensure(value.length());
+            value.copyTo(buf, len);
+            len += value.length();
+        }
+
+        void string(String value) {
+            bytes(ByteString.valueOfUtf8(value));
+        }
+
+        private void ensure(int extra) {
+            if (len + extra > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
+            }
+        }
+    }
+
+    /** Bounds-checked reads, so damaged data becomes a BackendException rather than an array error. */
+    private static final class Reader {
+        final byte[] data;
+        int pos = 1;
+
+        Reader(byte[] data) {
+            this.data = data;
+        }
+
+        int varint() throws BackendException {
+            int value = 0;
+            for (int shift = 0; shift < 32; shift += 7) {
+                if (pos >= data.length) {
+                    throw corrupt("it is truncated", null);
+                }
+                byte b = data[pos++];
+                value |= (b & 0x7f) << shift;
+                if (b >= 0) {
+                    if (value < 0) {
+                        break;
+                    }
+                    return value;
+                }
+            }
+            throw corrupt("it holds an invalid length", null);
+        }
+
+        /** Skips {@code length} bytes and returns where they start. */
+        int take(int length) throws BackendException {
+            if (length > data.length - pos) {
+                throw corrupt("it is truncated", null);
+            }
+            int start = pos;
+            pos += length;
+            return start;
+        }
+
+        String string() throws BackendException {
+            int length = varint();
+            return new String(data, take(length), length, StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.bindfirst.backend.je;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.schema.AttributeType;
+import org.forgerock.opendj.ldap.schema.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.OperationStatus;
+import com.sleepycat.je.Transaction;
+
+import io.bindfirst.server.backend.BackendException;
+
+/**
+ * The configured equality indexes. An index database is trusted only once a "ready" marker for it is in
+ * the meta database: one added to the configuration of a backend that already holds entries (or whose
+ * build was interrupted) is rebuilt from id2entry at open, and one dropped from the configuration is
+ * removed, so re-adding it later cannot leave it stale.
+ */
+final class Indexes {
+    private static final Logger LOG = LoggerFactory.getLogger(Indexes.class);
+    private static final int REBUILD_BATCH = 2_000;
+    private static final byte[] READY = {1};
+
+    private final List<EqualityIndex> all;
+    private final Map<String, EqualityIndex> byOid;
+    private final Schema schema;
+
+    private Indexes(List<EqualityIndex> all, Schema schema) {
+        this.all = List.copyOf(all);
+        this.schema = schema;
+        Map<String, EqualityIndex> map = new HashMap<>();
+        for (EqualityIndex index : all) {
+            map.put(index.type().getOID(), index);
+        }
+        this.byOid = Map.copyOf(map);
+    }
+
+    static Indexes open(JeStorage storage, Database meta, Database id2entry, EntryCodec codec,
+            Set<String> names, Schema schema) throws BackendException {
+        Schema nonStrict = schema.asNonStrictSchema();
+        List<String> existing = storage.databaseNames();
+        Set<String> wanted = new TreeSet<>();
+        List<EqualityIndex> indexes = new ArrayList<>();
+        List<EqualityIndex> toBuild = new ArrayList<>();
+        for (String name : new TreeSet<>(names)) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            AttributeType type = nonStrict.getAttributeType(lower);
+            if (type.getEqualityMatchingRule() == null) {
+                LOG.warn("Attribute {} has no equality matching rule: its equality index is ignored", name);
+                continue;
+            }
+            if (indexes.stream().anyMatch(index -> index.type().equals(type))) {
+                continue; // two names (aliases) of one attribute type: one index serves both
+            }
+            if (type.isPlaceHolder()) {
+                LOG.warn("Attribute {} is not in the schema: its index compares values byte for byte", name);
+            }
+            String dbName = EqualityIndex.DB_PREFIX + lower;
+            wanted.add(dbName);
+            boolean ready = isReady(storage, meta, dbName);
+            if (!ready && existing.contains(dbName)) {
+                storage.removeDatabase(dbName); // a partial build from an interrupted run
+            }
+            EqualityIndex index = new EqualityIndex(lower, type, storage.openDatabase(dbName, true));
+            indexes.add(index);
+            if (!ready) {
+                toBuild.add(index);
+            }
+        }
+        for (String dbName : existing) {
+            if (dbName.startsWith(EqualityIndex.DB_PREFIX) && !wanted.contains(dbName)) {
+                storage.write(txn -> meta.delete(txn, metaKey(dbName)));
+                storage.removeDatabase(dbName);
+                LOG.info("Removed equality index database {}, no longer configured", dbName);
+            }
+        }
+        if (!toBuild.isEmpty()) {
+            rebuild(storage, id2entry, codec, toBuild, nonStrict);
+            for (EqualityIndex index : toBuild) {
+                storage.write(txn -> meta.put(txn, metaKey(EqualityIndex.DB_PREFIX + index.name()),
+                        new DatabaseEntry(READY)));
+            }
+        }
+        return new Indexes(indexes, nonStrict);
+    }
+
+    Map<String, EqualityIndex> byOid() {
+        return byOid;
+    }
+
+    /** Every index's keys for {@code entry}, in index order (as {@link #insert} expects them). */
+    List<Set<ByteString>> keys(Entry entry) {
+        return keys(all, entry, schema);
+    }
+
+    private static List<Set<ByteString>> keys(List<EqualityIndex> indexes, Entry entry, Schema schema) {
+        List<Set<ByteString>> keys = new ArrayList<>(indexes.size());
+        for (int i = 0; i < indexes.size(); i++) {
+            keys.add(new HashSet<>());
+        }
+        for (Attribute attribute : entry.getAllAttributes()) {
+            AttributeType type = attribute.getAttributeDescription().getAttributeType();
+            if (type.isPlaceHolder()) {
+                // The caller parsed the entry with a schema that lacks this type; ours may know it.
+                type = schema.getAttributeType(type.getNameOrOID());
+            }
+            for (int i = 0; i < indexes.size(); i++) {
+                if (type.isSubTypeOf(indexes.get(i).type())) {
+                    indexes.get(i).collectKeys(attribute, keys.get(i));
+                }
+            }
+        }
+        return keys;
+    }
+
+    void insert(Transaction txn, List<Set<ByteString>> keys, long id) {
+        for (int i = 0; i < all.size(); i++) {
+            all.get(i).insert(txn, keys.get(i), id);
+        }
+    }
+
+    private static boolean isReady(JeStorage storage, Database meta, String dbName) throws BackendException {
+        return storage.read(() -> meta.get(null, metaKey(dbName), new DatabaseEntry(), null)
+                == OperationStatus.SUCCESS);
+    }
+
+    private static DatabaseEntry metaKey(String dbName) {
+        return new DatabaseEntry(("index-ready:" + dbName).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Indexes every stored entry, one transaction per batch, resuming after the last id done. */
+    private static void rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<EqualityIndex> indexes,
+            Schema schema) throws BackendException {
+        long start = System.nanoTime();
+        long next = 0;
+        long done = 0;
+        while (next >= 0) {
+            long from = next;
+            long[] progress = storage.write(txn -> {
+                long count = 0;
+                long last = -1;
+                try (Cursor cursor = id2entry.openCursor(txn, null)) {
+                    DatabaseEntry key = Ids.entry(from);
+                    DatabaseEntry data = new DatabaseEntry();
+                    OperationStatus status = cursor.getSearchKeyRange(key, data, null);
+                    while (status == OperationStatus.SUCCESS && count < REBUILD_BATCH) {
+                        Entry entry = codec.decode(data.getData());
+                        last = Ids.of(key);
+                        List<Set<ByteString>> keys = keys(indexes, entry, schema);
+                        for (int i = 0; i < indexes.size(); i++) {
+                            indexes.get(i).insert(txn, keys.get(i), last);
+                        }
+                        count++;
+                        status = cursor.getNext(key, data, null);
+                    }
+                }
+                return new long[] {count, count < REBUILD_BATCH ? -1 : last + 1};
+            });
+            done += progress[0];
+            next = progress[1];
+        }
+        LOG.info("Built equality indexes {} over {} entries in {} ms",
+                indexes.stream().map(EqualityIndex::name).toList(), done, (System.nanoTime() - start) / 1_000_000);
+    }
+}

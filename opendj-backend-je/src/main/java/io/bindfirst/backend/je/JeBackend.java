@@ -1,0 +1,191 @@
+package io.bindfirst.backend.je;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.SearchScope;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import com.sleepycat.je.Database;
+import com.sleepycat.je.Transaction;
+
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryVisitor;
+
+/** A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus equality indexes. */
+final class JeBackend implements Backend {
+    /** Entries per import transaction: large enough to amortize the commit fsync, small enough for locks. */
+    static final int IMPORT_BATCH = 2_000;
+
+    /** An entry ready to store: everything computed before its transaction begins. */
+    private record Prepared(DN dn, byte[] key, byte[] parentKey, long id, byte[] encoded,
+                            List<Set<ByteString>> indexKeys) {
+    }
+
+    private final BackendConfig config;
+    private final List<DN> baseDNs;
+    private final JeStorage storage;
+    private final DnKeys keys;
+    private final EntryCodec codec;
+    private final Entries entries;
+    private final Indexes indexes;
+    private final Search search;
+    private final AtomicLong nextId;
+
+    private JeBackend(BackendConfig config, Schema schema, JeStorage storage) throws BackendException {
+        this.config = config;
+        this.storage = storage;
+        this.keys = new DnKeys(schema);
+        this.codec = new EntryCodec(schema);
+        List<DN> canonicalBases = new ArrayList<>();
+        for (DN base : config.baseDNs()) {
+            canonicalBases.add(keys.canonical(base));
+        }
+        this.baseDNs = List.copyOf(canonicalBases);
+        Database dn2id = storage.openDatabase(Entries.DN2ID, false);
+        Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
+        Database meta = storage.openDatabase("meta", false);
+        this.entries = new Entries(dn2id, id2entry, codec);
+        this.indexes = Indexes.open(storage, meta, id2entry, codec, config.equalityIndexes(), schema);
+        this.search = new Search(storage, entries, keys, new IndexQuery(schema, indexes.byOid(), storage));
+        this.nextId = new AtomicLong(storage.read(entries::lastId) + 1);
+    }
+
+    /** Opens the backend, closing the storage again if anything after the environment fails. */
+    static JeBackend open(BackendConfig config, Schema schema) throws BackendException {
+        JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes());
+        try {
+            return new JeBackend(config, schema, storage);
+        } catch (BackendException | RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public List<DN> baseDNs() {
+        return config.baseDNs();
+    }
+
+    @Override
+    public Entry getEntry(DN dn) throws BackendException {
+        byte[] key = keys.key(dn);
+        return storage.read(() -> {
+            long id = entries.id(null, key);
+            return id < 0 ? null : entries.entry(null, id);
+        });
+    }
+
+    @Override
+    public boolean entryExists(DN dn) throws BackendException {
+        byte[] key = keys.key(dn);
+        return storage.read(() -> entries.id(null, key) >= 0);
+    }
+
+    @Override
+    public boolean hasSubordinates(DN dn) throws BackendException {
+        byte[] key = keys.key(dn);
+        return storage.read(() -> entries.hasChildren(key));
+    }
+
+    @Override
+    public void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor) throws BackendException {
+        search.run(base, scope, filter, visitor);
+    }
+
+    @Override
+    public void addEntry(Entry entry) throws BackendException {
+        Prepared prepared = prepare(entry);
+        storage.write(txn -> {
+            store(txn, prepared, null);
+            return null;
+        });
+    }
+
+    /**
+     * Imports in transactions of {@link #IMPORT_BATCH} entries, each committed durably before the next
+     * starts. On an error, the batches already committed stay and the failing batch is rolled back.
+     */
+    @Override
+    public long importEntries(Iterator<Entry> source) throws BackendException {
+        long imported = 0;
+        while (source.hasNext()) {
+            List<Prepared> batch = new ArrayList<>(IMPORT_BATCH);
+            try {
+                while (batch.size() < IMPORT_BATCH && source.hasNext()) {
+                    batch.add(prepare(source.next()));
+                }
+                storage.write(txn -> {
+                    byte[][] lastParent = {null}; // siblings usually follow each other: check their parent once
+                    for (Prepared prepared : batch) {
+                        store(txn, prepared, lastParent);
+                    }
+                    return null;
+                });
+            } catch (BackendException e) {
+                throw new BackendException(e.resultCode(), "Import stopped after " + imported
+                        + " entries (those were kept): " + e.getMessage(), e);
+            }
+            imported += batch.size();
+        }
+        return imported;
+    }
+
+    @Override
+    public long entryCount() throws BackendException {
+        return storage.read(entries::count);
+    }
+
+    @Override
+    public void close() {
+        storage.close();
+    }
+
+    /** Checks what can be checked without storage and computes the keys and bytes to write. */
+    private Prepared prepare(Entry entry) throws BackendException {
+        storage.ensureOpen();
+        DN dn = keys.canonical(entry.getName());
+        byte[] parentKey = null;
+        if (!baseDNs.contains(dn)) {
+            if (baseDNs.stream().noneMatch(dn::isSubordinateOrEqualTo)) {
+                throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + entry.getName()
+                        + " cannot be added because it is not under a base DN of backend " + config.id());
+            }
+            parentKey = DnKeys.keyOfCanonical(dn.parent());
+        }
+        return new Prepared(entry.getName(), DnKeys.keyOfCanonical(dn), parentKey, nextId.getAndIncrement(),
+                codec.encode(entry), indexes.keys(entry));
+    }
+
+    /**
+     * Writes one prepared entry in {@code txn}: parent check, dn2id, id2entry, indexes.
+     *
+     * @param lastParent a one-slot cache of the last parent found in this transaction, or {@code null}
+     */
+    private void store(Transaction txn, Prepared p, byte[][] lastParent) throws BackendException {
+        if (p.parentKey() != null && !(lastParent != null && Arrays.equals(lastParent[0], p.parentKey()))) {
+            if (entries.id(txn, p.parentKey()) < 0) {
+                throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + p.dn()
+                        + " cannot be added because its parent entry " + p.dn().parent() + " does not exist");
+            }
+            if (lastParent != null) {
+                lastParent[0] = p.parentKey();
+            }
+        }
+        if (!entries.insert(txn, p.key(), p.id(), p.encoded())) {
+            throw new BackendException(ResultCode.ENTRY_ALREADY_EXISTS, "The entry " + p.dn() + " already exists");
+        }
+        indexes.insert(txn, p.indexKeys(), p.id());
+    }
+}

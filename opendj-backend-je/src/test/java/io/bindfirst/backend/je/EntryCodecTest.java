@@ -1,0 +1,129 @@
+package io.bindfirst.backend.je;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.testng.annotations.Test;
+
+import io.bindfirst.server.backend.BackendException;
+
+public class EntryCodecTest {
+    private final EntryCodec codec = new EntryCodec(TestSupport.SCHEMA);
+
+    private Entry roundTrip(Entry entry) throws BackendException {
+        byte[] bytes = codec.encode(entry);
+        assertEquals(bytes[0], EntryCodec.VERSION);
+        Entry decoded = codec.decode(bytes);
+        assertTrue(decoded instanceof LinkedHashMapEntry);
+        assertEquals(decoded, entry);
+        assertEquals(decoded.getName().toString(), entry.getName().toString(), "DN kept as given");
+        List<String> names = new ArrayList<>();
+        for (Attribute a : decoded.getAllAttributes()) {
+            names.add(a.getAttributeDescriptionAsString());
+        }
+        List<String> expected = new ArrayList<>();
+        for (Attribute a : entry.getAllAttributes()) {
+            expected.add(a.getAttributeDescriptionAsString());
+        }
+        assertEquals(names, expected, "attribute order and spelling kept");
+        return decoded;
+    }
+
+    @Test
+    public void roundTripsAnInetOrgPerson() throws BackendException {
+        Entry decoded = roundTrip(TestSupport.person(7, TestSupport.PEOPLE));
+        // Decoding is schema-aware: mail is the RFC 4524 type of the test schema, not a placeholder.
+        Attribute mail = decoded.getAttribute("mail");
+        assertFalse(mail.getAttributeDescription().getAttributeType().isPlaceHolder());
+        assertEquals(mail.getAttributeDescription().getAttributeType().getOID(), "0.9.2342.19200300.100.1.3");
+        assertTrue(mail.contains(ByteString.valueOfUtf8("USER.7@EXAMPLE.COM")), "caseIgnoreIA5Match applies");
+    }
+
+    @Test
+    public void roundTripsOptionsBinaryValuesAndUnicode() throws BackendException {
+        Entry entry = TestSupport.entry("cn=Fran\u00e7ois\\, Jr+sn=M\u00fcller,ou=People,dc=example,dc=com",
+                "objectClass", "person", "cn", "Fran\u00e7ois, Jr", "cn;lang-fr", "Fran\u00e7ois",
+                "cn;lang-fr;x-other", "F", "sn", "M\u00fcller", "description", "");
+        byte[] binary = new byte[300];
+        for (int i = 0; i < binary.length; i++) {
+            binary[i] = (byte) i; // every byte value, including 0x00, 0x80 and 0xff
+        }
+        entry.addAttribute(new LinkedAttribute(AttributeDescription.valueOf("userCertificate;binary",
+                TestSupport.SCHEMA), ByteString.wrap(binary)), null);
+        Entry decoded = roundTrip(entry);
+        assertEquals(decoded.getAttribute("userCertificate;binary").firstValue().toByteArray(), binary);
+        AttributeDescription lang = decoded.getAttribute("cn;lang-fr").getAttributeDescription();
+        assertTrue(lang.hasOption("lang-fr"));
+        assertEquals(lang.getAttributeType().getOID(), "2.5.4.3");
+        assertEquals(decoded.getAttribute("description").firstValueAsString(), "");
+    }
+
+    @Test
+    public void roundTripsAnEntryWithoutAttributes() throws BackendException {
+        Entry decoded = roundTrip(new LinkedHashMapEntry(TestSupport.dn("ou=empty,dc=example,dc=com")));
+        assertEquals(decoded.getAttributeCount(), 0);
+        Entry root = roundTrip(new LinkedHashMapEntry(TestSupport.dn("")));
+        assertTrue(root.getName().isRootDN());
+    }
+
+    @Test
+    public void roundTripsManyAndLargeValues() throws BackendException {
+        Entry entry = TestSupport.entry("cn=group,dc=example,dc=com", "objectClass", "groupOfNames", "cn", "group");
+        Attribute members = new LinkedAttribute(AttributeDescription.valueOf("member", TestSupport.SCHEMA));
+        for (int i = 0; i < 5_000; i++) {
+            members.add("uid=user." + i + ",ou=People,dc=example,dc=com");
+        }
+        entry.addAttribute(members);
+        char[] big = new char[200_000];
+        Arrays.fill(big, 'x');
+        entry.addAttribute("description", new String(big));
+        Entry decoded = roundTrip(entry);
+        assertEquals(decoded.getAttribute("member").size(), 5_000);
+        assertEquals(decoded.getAttribute("description").firstValue().length(), 200_000);
+    }
+
+    @Test
+    public void unknownAttributesStillDecode() throws BackendException {
+        Entry entry = TestSupport.entry("cn=x,dc=example,dc=com", "x-custom-attr", "v1", "x-custom-attr", "v2");
+        Entry decoded = roundTrip(entry);
+        assertEquals(decoded.getAttribute("x-custom-attr").size(), 2);
+    }
+
+    @Test
+    public void unknownVersionIsAClearError() {
+        byte[] bytes = codec.encode(TestSupport.person(1, TestSupport.PEOPLE));
+        bytes[0] = 9;
+        BackendException e = expectThrows(BackendException.class, () -> codec.decode(bytes));
+        assertEquals(e.resultCode(), ResultCode.OTHER);
+        assertTrue(e.getMessage().contains("format version 9"), e.getMessage());
+        assertTrue(e.getMessage().contains("version 1"), e.getMessage());
+    }
+
+    @Test
+    public void damagedDataIsAClearError() {
+        byte[] bytes = codec.encode(TestSupport.person(1, TestSupport.PEOPLE));
+        for (int length : new int[] {0, 1, 2, 10, bytes.length - 1}) {
+            byte[] truncated = Arrays.copyOf(bytes, length);
+            BackendException e = expectThrows(BackendException.class, () -> codec.decode(truncated));
+            assertTrue(e.getMessage().startsWith("A stored entry cannot be read"), e.getMessage());
+        }
+        byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+        assertNotNull(expectThrows(BackendException.class, () -> codec.decode(longer)));
+        byte[] hugeLength = {EntryCodec.VERSION, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f};
+        assertNotNull(expectThrows(BackendException.class, () -> codec.decode(hugeLength)));
+    }
+}

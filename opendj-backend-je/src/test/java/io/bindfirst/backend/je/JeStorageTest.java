@@ -1,0 +1,139 @@
+package io.bindfirst.backend.je;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.forgerock.opendj.ldap.ResultCode;
+import org.testng.annotations.AfterMethod;
+import org.testng.annotations.BeforeMethod;
+import org.testng.annotations.Test;
+
+import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+
+import io.bindfirst.server.backend.BackendException;
+
+public class JeStorageTest {
+    private Path dir;
+    private JeStorage storage;
+
+    @BeforeMethod
+    public void open() throws BackendException {
+        dir = TestSupport.tempDir().resolve("nested/dirs");
+        storage = new JeStorage("test", dir, 0);
+    }
+
+    @AfterMethod(alwaysRun = true)
+    public void close() {
+        storage.close();
+        TestSupport.delete(dir.getParent().getParent());
+    }
+
+    @Test
+    public void writesCommitAndAreVisibleToReads() throws BackendException {
+        Database db = storage.openDatabase("t", false);
+        storage.write(txn -> db.put(txn, key("a"), key("1")));
+        DatabaseEntry data = new DatabaseEntry();
+        assertEquals(storage.read(() -> db.get(null, key("a"), data, LockMode.READ_COMMITTED)),
+                OperationStatus.SUCCESS);
+        assertEquals(new String(data.getData()), "1");
+        assertTrue(storage.databaseNames().contains("t"));
+    }
+
+    @Test
+    public void aFailedWorkIsRolledBack() throws BackendException {
+        Database db = storage.openDatabase("t", false);
+        BackendException e = expectThrows(BackendException.class, () -> storage.write(txn -> {
+            db.put(txn, key("a"), key("1"));
+            throw new BackendException(ResultCode.ENTRY_ALREADY_EXISTS, "nope");
+        }));
+        assertEquals(e.resultCode(), ResultCode.ENTRY_ALREADY_EXISTS);
+        assertEquals(storage.read(() -> db.get(null, key("a"), new DatabaseEntry(), null)), OperationStatus.NOTFOUND);
+    }
+
+    /** Two transactions lock two records in opposite orders: JE picks a deadlock victim, which is retried. */
+    @Test
+    public void deadlocksAreRetried() throws Exception {
+        Database db = storage.openDatabase("t", false);
+        CountDownLatch bothLocked = new CountDownLatch(2);
+        AtomicInteger attempts = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> ab = pool.submit(() -> lockBoth(db, "a", "b", bothLocked, attempts));
+            Future<?> ba = pool.submit(() -> lockBoth(db, "b", "a", bothLocked, attempts));
+            ab.get(30, TimeUnit.SECONDS);
+            ba.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.println("deadlock test: attempts=" + attempts.get());
+        assertTrue(attempts.get() >= 3, "one of the two must have been retried, attempts=" + attempts.get());
+        assertEquals(storage.read(() -> db.get(null, key("a"), new DatabaseEntry(), null)), OperationStatus.SUCCESS);
+        assertEquals(storage.read(() -> db.get(null, key("b"), new DatabaseEntry(), null)), OperationStatus.SUCCESS);
+    }
+
+    private Void lockBoth(Database db, String first, String second, CountDownLatch bothLocked,
+            AtomicInteger attempts) throws Exception {
+        storage.write(txn -> {
+            attempts.incrementAndGet();
+            db.put(txn, key(first), key(first));
+            bothLocked.countDown();
+            try {
+                bothLocked.await(5, TimeUnit.SECONDS); // only the first attempts meet here
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            db.put(txn, key(second), key(first));
+            return null;
+        });
+        return null;
+    }
+
+    @Test
+    public void engineErrorsKeepTheirTextInTheCauseOnly() throws BackendException {
+        Database db = storage.openDatabase("t", false);
+        db.close(); // using a closed handle makes JE throw
+        BackendException e = expectThrows(BackendException.class,
+                () -> storage.read(() -> db.get(null, key("a"), new DatabaseEntry(), null)));
+        assertEquals(e.resultCode(), ResultCode.OTHER);
+        assertEquals(e.getMessage(), "Storage error in backend test");
+        assertNotNull(e.getCause());
+        assertFalse(e.getCause() instanceof BackendException);
+    }
+
+    @Test
+    public void closedStorageRefusesWork() throws BackendException {
+        storage.close();
+        storage.close(); // idempotent
+        BackendException e = expectThrows(BackendException.class, () -> storage.read(() -> 1));
+        assertEquals(e.resultCode(), ResultCode.UNAVAILABLE);
+        assertEquals(e.getMessage(), "Backend test is closed");
+    }
+
+    @Test
+    public void reopensWhatWasWrittenBeforeClose() throws BackendException {
+        Database db = storage.openDatabase("t", false);
+        storage.write(txn -> db.put(txn, key("a"), key("1")));
+        storage.close();
+        storage = new JeStorage("test", dir, 8L << 20);
+        Database again = storage.openDatabase("t", false);
+        assertEquals(storage.read(() -> again.get(null, key("a"), new DatabaseEntry(), null)), OperationStatus.SUCCESS);
+    }
+
+    private static DatabaseEntry key(String s) {
+        return new DatabaseEntry(s.getBytes());
+    }
+}
