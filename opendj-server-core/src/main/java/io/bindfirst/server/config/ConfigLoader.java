@@ -1,0 +1,265 @@
+package io.bindfirst.server.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldif.LDIFEntryReader;
+
+import io.bindfirst.server.backend.BackendConfig;
+
+/**
+ * Reads {@code config.ldif} once into a {@link ServerConfig}. Every value is checked here, so a bad one
+ * stops the start with a message naming the entry and attribute instead of failing later.
+ */
+public final class ConfigLoader {
+    static final DN ROOT = DN.valueOf("cn=config");
+    static final DN WORK_QUEUE = DN.valueOf("cn=Work Queue,cn=config");
+    static final DN LDAP_HANDLER = DN.valueOf("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config");
+    static final DN PASSWORDS = DN.valueOf("cn=Password Storage Schemes,cn=config");
+    static final DN ROOT_DNS = DN.valueOf("cn=Root DNs,cn=config");
+    static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
+    static final DN ACCESS_LOGGER = DN.valueOf("cn=File-Based Access Logger,cn=Loggers,cn=config");
+
+    private final Map<DN, Entry> entries;
+    private final Path instanceRoot;
+
+    private ConfigLoader(Map<DN, Entry> entries, Path instanceRoot) {
+        this.entries = entries;
+        this.instanceRoot = instanceRoot;
+    }
+
+    /**
+     * @param configFile the LDIF file
+     * @param instanceRoot what relative paths in it are resolved against
+     */
+    public static ServerConfig load(Path configFile, Path instanceRoot) throws ConfigException {
+        Map<DN, Entry> entries = new LinkedHashMap<>();
+        try (InputStream in = Files.newInputStream(configFile);
+             LDIFEntryReader reader = new LDIFEntryReader(in)) {
+            while (reader.hasNext()) {
+                Entry e = reader.readEntry();
+                if (entries.putIfAbsent(e.getName(), e) != null) {
+                    throw new ConfigException(configFile + ": entry " + e.getName() + " appears twice");
+                }
+            }
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("Configuration file " + configFile + " does not exist");
+        } catch (IOException | LocalizedIllegalArgumentException e) {
+            throw new ConfigException(configFile + " is not valid LDIF: " + e.getMessage(), e);
+        }
+        return new ConfigLoader(entries, instanceRoot.toAbsolutePath().normalize()).toConfig();
+    }
+
+    private ServerConfig toConfig() throws ConfigException {
+        Entry root = require(ROOT);
+        ServerConfig.Limits limits = new ServerConfig.Limits(
+                integer(root, "ds-cfg-size-limit", 1000, 0, Integer.MAX_VALUE),
+                integer(root, "ds-cfg-time-limit", 60, 0, Integer.MAX_VALUE),
+                integer(root, "ds-cfg-lookthrough-limit", 5000, 0, Integer.MAX_VALUE));
+        Path schemaDir = path(root, "ds-cfg-schema-directory", "config/schema");
+
+        Entry wq = require(WORK_QUEUE);
+        int threads = integer(wq, "ds-cfg-num-worker-threads", 0, 0, 4096);
+        if (threads == 0) {
+            threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+        }
+        ServerConfig.WorkQueue workQueue = new ServerConfig.WorkQueue(threads,
+                integer(wq, "ds-cfg-max-work-queue-capacity", 10_000, 1, 10_000_000));
+
+        Entry ldap = require(LDAP_HANDLER);
+        if (!bool(ldap, "ds-cfg-enabled", true)) {
+            throw new ConfigException(LDAP_HANDLER + ": ds-cfg-enabled: the LDAP connection handler is the "
+                    + "only way in and cannot be disabled");
+        }
+        ServerConfig.Listener listener = new ServerConfig.Listener(
+                string(ldap, "ds-cfg-listen-address", "127.0.0.1"),
+                integer(ldap, "ds-cfg-listen-port", 1389, 0, 65535),
+                integer(ldap, "ds-cfg-accept-backlog", 1024, 1, 65535),
+                integer(ldap, "ds-cfg-max-request-size", 5 * 1024 * 1024, 1024, Integer.MAX_VALUE),
+                integer(ldap, "ds-cfg-max-concurrent-ops-per-connection", 1024, 1, 65536));
+
+        Entry pw = require(PASSWORDS);
+        ServerConfig.Passwords passwords = new ServerConfig.Passwords(
+                string(pw, "ds-cfg-default-password-storage-scheme", "SSHA512"),
+                bool(pw, "ds-cfg-allow-clear-text-passwords", false));
+
+        List<ServerConfig.RootUser> rootUsers = new ArrayList<>();
+        List<BackendConfig> backends = new ArrayList<>();
+        Map<String, Integer> samples = new HashMap<>();
+        for (Entry e : entries.values()) {
+            DN dn = e.getName();
+            if (dn.isChildOf(ROOT_DNS)) {
+                rootUsers.add(rootUser(e));
+            } else if (dn.isChildOf(BACKENDS) && bool(e, "ds-cfg-enabled", true)) {
+                BackendConfig b = backend(e);
+                backends.add(b);
+                samples.put(b.id(), integer(e, "ds-cfg-sample-entries", 0, 0, 10_000_000));
+            }
+        }
+        if (rootUsers.isEmpty()) {
+            throw new ConfigException(ROOT_DNS + ": no root user is configured below it");
+        }
+        checkDistinctBaseDNs(backends);
+
+        Path accessLog = null;
+        Entry logger = entries.get(ACCESS_LOGGER);
+        if (logger != null && bool(logger, "ds-cfg-enabled", true)) {
+            accessLog = path(logger, "ds-cfg-log-file", "logs/access");
+        }
+        return new ServerConfig(instanceRoot, schemaDir, listener, limits, workQueue, passwords, rootUsers,
+                backends, samples, accessLog, List.copyOf(entries.values()));
+    }
+
+    private ServerConfig.RootUser rootUser(Entry e) throws ConfigException {
+        List<DN> alternates = new ArrayList<>();
+        Attribute alt = e.getAttribute("ds-cfg-alternate-bind-dn");
+        if (alt != null) {
+            for (ByteString v : alt) {
+                alternates.add(dn(e, "ds-cfg-alternate-bind-dn", v.toString()));
+            }
+        }
+        Attribute pw = e.getAttribute("userPassword");
+        if (pw == null || pw.isEmpty()) {
+            throw new ConfigException(e.getName() + ": userPassword: a root user needs a password");
+        }
+        return new ServerConfig.RootUser(e.getName(), alternates, new ArrayList<>(pw));
+    }
+
+    private BackendConfig backend(Entry e) throws ConfigException {
+        String id = requiredString(e, "ds-cfg-backend-id");
+        String type = requiredString(e, "ds-cfg-backend-type").toLowerCase(Locale.ROOT);
+        List<DN> baseDNs = new ArrayList<>();
+        for (ByteString v : values(e, "ds-cfg-base-dn")) {
+            DN dn = dn(e, "ds-cfg-base-dn", v.toString());
+            if (dn.isRootDN() || dn.isSubordinateOrEqualTo(ROOT) || dn.equals(DN.valueOf("cn=schema"))) {
+                throw new ConfigException(e.getName() + ": ds-cfg-base-dn: '" + dn + "' is reserved");
+            }
+            baseDNs.add(dn);
+        }
+        if (baseDNs.isEmpty()) {
+            throw new ConfigException(e.getName() + ": ds-cfg-base-dn: a backend needs at least one base DN");
+        }
+        Set<String> indexes = new LinkedHashSet<>();
+        for (ByteString v : values(e, "ds-cfg-equality-index")) {
+            indexes.add(v.toString().trim().toLowerCase(Locale.ROOT));
+        }
+        long cacheMb = integer(e, "ds-cfg-db-cache-size-mb", 0, 0, 1 << 20);
+        return new BackendConfig(id, type, baseDNs, path(e, "ds-cfg-db-directory", "db/" + id), indexes,
+                cacheMb * 1024 * 1024);
+    }
+
+    private static void checkDistinctBaseDNs(List<BackendConfig> backends) throws ConfigException {
+        List<DN> seen = new ArrayList<>();
+        for (BackendConfig b : backends) {
+            for (DN dn : b.baseDNs()) {
+                for (DN other : seen) {
+                    if (dn.isSubordinateOrEqualTo(other) || other.isSubordinateOrEqualTo(dn)) {
+                        throw new ConfigException("ds-backend-id=" + b.id() + ": ds-cfg-base-dn: '" + dn
+                                + "' overlaps the base DN '" + other + "' of another backend");
+                    }
+                }
+                seen.add(dn);
+            }
+        }
+    }
+
+    // --- typed attribute access with errors that name entry and attribute ---
+
+    private Entry require(DN dn) throws ConfigException {
+        Entry e = entries.get(dn);
+        if (e == null) {
+            throw new ConfigException("The configuration has no entry " + dn);
+        }
+        return e;
+    }
+
+    private static List<ByteString> values(Entry e, String attr) {
+        Attribute a = e.getAttribute(attr);
+        return a == null ? List.of() : new ArrayList<>(a);
+    }
+
+    private static String single(Entry e, String attr) throws ConfigException {
+        List<ByteString> v = values(e, attr);
+        if (v.size() > 1) {
+            throw new ConfigException(e.getName() + ": " + attr + ": takes one value, has " + v.size());
+        }
+        return v.isEmpty() ? null : v.get(0).toString().trim();
+    }
+
+    private static String string(Entry e, String attr, String dflt) throws ConfigException {
+        String v = single(e, attr);
+        return v == null || v.isEmpty() ? dflt : v;
+    }
+
+    private static String requiredString(Entry e, String attr) throws ConfigException {
+        String v = single(e, attr);
+        if (v == null || v.isEmpty()) {
+            throw new ConfigException(e.getName() + ": " + attr + ": a value is required");
+        }
+        return v;
+    }
+
+    static int integer(Entry e, String attr, int dflt, int min, int max) throws ConfigException {
+        String v = single(e, attr);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n >= min && n <= max) {
+                return (int) n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the accepted range
+        }
+        throw new ConfigException(e.getName() + ": " + attr + ": '" + v + "' is not an integer from " + min
+                + " to " + max);
+    }
+
+    static boolean bool(Entry e, String attr, boolean dflt) throws ConfigException {
+        String v = single(e, attr);
+        if (v == null) {
+            return dflt;
+        }
+        switch (v.toLowerCase(Locale.ROOT)) {
+            case "true": return true;
+            case "false": return false;
+            default:
+                throw new ConfigException(e.getName() + ": " + attr + ": '" + v + "' is not true or false");
+        }
+    }
+
+    private Path path(Entry e, String attr, String dflt) throws ConfigException {
+        String v = string(e, attr, dflt);
+        try {
+            return instanceRoot.resolve(v).normalize();
+        } catch (java.nio.file.InvalidPathException ex) {
+            throw new ConfigException(e.getName() + ": " + attr + ": '" + v + "' is not a valid path");
+        }
+    }
+
+    private static DN dn(Entry e, String attr, String value) throws ConfigException {
+        try {
+            return DN.valueOf(value);
+        } catch (LocalizedIllegalArgumentException ex) {
+            throw new ConfigException(e.getName() + ": " + attr + ": '" + value + "' is not a valid DN: "
+                    + ex.getMessage());
+        }
+    }
+}

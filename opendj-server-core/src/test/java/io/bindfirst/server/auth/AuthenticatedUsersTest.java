@@ -1,0 +1,141 @@
+package io.bindfirst.server.auth;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.forgerock.opendj.ldap.DN;
+import org.testng.annotations.Test;
+
+public class AuthenticatedUsersTest {
+    private static final DN PEOPLE = DN.valueOf("ou=People,dc=example,dc=com");
+
+    private static DN user(int n) {
+        return PEOPLE.child("uid", "user." + n);
+    }
+
+    @Test
+    public void putRemoveAndSnapshots() {
+        AuthenticatedUsers<String> users = new AuthenticatedUsers<>();
+        users.put(user(1), "c1");
+        users.put(user(1), "c2");
+        users.put(user(2), "c3");
+        assertEquals(users.size(), 2);
+        List<String> snapshot = users.connectionsOf(user(1));
+        users.remove(user(1), "c1");
+        assertEquals(snapshot.size(), 2, "a snapshot must not change under the caller");
+        assertEquals(users.connectionsOf(user(1)), List.of("c2"));
+        users.remove(user(1), "c2");
+        users.remove(user(1), "c2");
+        assertTrue(users.connectionsOf(user(1)).isEmpty());
+        assertEquals(users.size(), 1, "a DN with no connections left is dropped");
+        users.remove(user(2), "c3");
+        assertTrue(users.isEmpty());
+    }
+
+    @Test
+    public void connectionsAtOrBelowASubtree() {
+        AuthenticatedUsers<String> users = new AuthenticatedUsers<>();
+        users.put(user(1), "a");
+        users.put(user(2), "b");
+        users.put(DN.valueOf("cn=Directory Manager,cn=Root DNs,cn=config"), "root");
+        users.put(DN.valueOf("uid=x,ou=Peoplex,dc=example,dc=com"), "sibling");
+        List<Map.Entry<DN, String>> below = users.connectionsAtOrBelow(PEOPLE);
+        assertEquals(below.size(), 2);
+        assertEquals(users.connectionsAtOrBelow(user(2)), List.of(Map.entry(user(2), "b")));
+    }
+
+    @Test
+    public void removeIfDropsEmptiedKeys() {
+        AuthenticatedUsers<String> users = new AuthenticatedUsers<>();
+        users.put(user(1), "gone-1");
+        users.put(user(2), "gone-2");
+        users.put(user(2), "kept");
+        users.removeIf(c -> c.startsWith("gone"));
+        assertEquals(users.size(), 1);
+        assertEquals(users.connectionsOf(user(2)), List.of("kept"));
+    }
+
+    /**
+     * Hunts the race between the put of one connection and the removal of the last other connection of
+     * the same DN: if a put could land in a set that a concurrent remove had just dropped from the map,
+     * that connection would be lost from the registry (never disconnected on delete). Each thread owns
+     * its connections and re-binds them between a few DNs, so ownership tells what the map must hold.
+     */
+    @Test(timeOut = 60_000)
+    public void manyThreadsBindRebindAndCloseLeaveItExact() throws Exception {
+        AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
+        int threads = 8;
+        int connectionsPerThread = 50;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        List<Map<Object, DN>> finalStates = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Map<Object, DN> mine = new java.util.HashMap<>();
+            finalStates.add(mine);
+            Thread w = new Thread(() -> {
+                try {
+                    List<Object> conns = new ArrayList<>();
+                    for (int i = 0; i < connectionsPerThread; i++) {
+                        conns.add(new Object());
+                    }
+                    start.await();
+                    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                    while (System.nanoTime() < until) {
+                        Object c = conns.get(rnd.nextInt(conns.size()));
+                        DN current = mine.get(c);
+                        if (current != null) {
+                            users.remove(current, c);
+                            mine.remove(c);
+                        }
+                        if (rnd.nextInt(4) != 0) {
+                            // Few DNs, so that many connections share one (the service-account shape).
+                            DN next = user(rnd.nextInt(4));
+                            users.put(next, c);
+                            mine.put(c, next);
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        int expected = 0;
+        for (Map<Object, DN> mine : finalStates) {
+            for (Map.Entry<Object, DN> e : mine.entrySet()) {
+                assertTrue(users.connectionsOf(e.getValue()).contains(e.getKey()), "a registration was lost");
+                expected++;
+            }
+        }
+        int actual = 0;
+        for (int n = 0; n < 4; n++) {
+            actual += users.connectionsOf(user(n)).size();
+        }
+        assertEquals(actual, expected, "stale registrations remain");
+        // Every connection closes: the registry must end empty.
+        for (Map<Object, DN> mine : finalStates) {
+            for (Map.Entry<Object, DN> e : mine.entrySet()) {
+                users.remove(e.getValue(), e.getKey());
+            }
+        }
+        assertTrue(users.isEmpty(), "registry not empty after every connection closed: " + users.size());
+    }
+}

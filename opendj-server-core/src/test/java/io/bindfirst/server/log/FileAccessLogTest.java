@@ -1,0 +1,62 @@
+package io.bindfirst.server.log;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.testng.annotations.Test;
+
+public class FileAccessLogTest {
+
+    @Test
+    public void formatsOneLinePerOperation() {
+        StringBuilder b = new StringBuilder();
+        FileAccessLog.format(new AccessRecord(0L, "BIND", 3, 0, 1, "uid=a,dc=x", 0, 52_345, "authDN=\"uid=a,dc=x\""), b);
+        assertEquals(b.toString(),
+                "[01/Jan/1970:00:00:00 +0000] BIND conn=3 op=0 msgID=1 dn=\"uid=a,dc=x\" result=0 authDN=\"uid=a,dc=x\" etime=0.052\n");
+        b.setLength(0);
+        FileAccessLog.format(new AccessRecord(0L, "SEARCH", 3, 1, 2, "dc=x", 4, 1_234_567_890L, ""), b);
+        assertTrue(b.toString().endsWith(" SEARCH conn=3 op=1 msgID=2 dn=\"dc=x\" result=4 etime=1234.567\n"), b.toString());
+        b.setLength(0);
+        FileAccessLog.format(AccessRecord.connection("DISCONNECT", 7, "reason=\"Client Unbind\""), b);
+        assertTrue(b.toString().matches("\\[[^]]+\\] DISCONNECT conn=7 reason=\"Client Unbind\"\\n"), b.toString());
+    }
+
+    @Test
+    public void clientTextCannotForgeLines() {
+        StringBuilder b = new StringBuilder();
+        FileAccessLog.format(new AccessRecord(0L, "BIND", 1, 0, 1, "cn=x\n[01/Jan/1970] BIND \"evil\"", 49, 0, ""), b);
+        assertEquals(b.toString().chars().filter(c -> c == '\n').count(), 1L);
+        assertTrue(b.toString().contains("dn=\"cn=x\\0a[01/Jan/1970] BIND \\\"evil\\\"\""), b.toString());
+    }
+
+    @Test
+    public void closeWritesEverythingQueued() throws Exception {
+        Path dir = Files.createTempDirectory("access-log");
+        Path file = dir.resolve("logs/access");
+        FileAccessLog log = new FileAccessLog(file, 10_000);
+        for (int i = 0; i < 5_000; i++) {
+            log.log(new AccessRecord(0L, "BIND", i, 0, 1, "uid=u" + i, 0, 1000, ""));
+        }
+        log.close();
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(lines.size(), 5_000);
+        assertTrue(lines.get(4_999).contains("conn=4999 "));
+    }
+
+    /** A logger that blocked per record would hang here (the time-out), not just run slow. */
+    @Test(timeOut = 60_000)
+    public void aFullQueueDropsAndSaysSoInsteadOfBlocking() throws Exception {
+        Path file = Files.createTempDirectory("access-log").resolve("access");
+        FileAccessLog log = new FileAccessLog(file, 1);
+        for (int i = 0; i < 100_000; i++) {
+            log.log(new AccessRecord(0L, "BIND", i, 0, 1, null, 0, 0, ""));
+        }
+        log.close();
+        String text = Files.readString(file);
+        assertTrue(text.contains("DROPPED records="), "dropped records must be reported");
+    }
+}
