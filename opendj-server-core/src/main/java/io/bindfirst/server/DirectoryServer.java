@@ -1,0 +1,167 @@
+package io.bindfirst.server;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.schema.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.RootUsers;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackendProvider;
+import io.bindfirst.server.backend.Backends;
+import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
+import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.AccessLog;
+import io.bindfirst.server.log.FileAccessLog;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.net.LdapConnectionHandler;
+import io.bindfirst.server.pwd.PasswordSchemes;
+import io.bindfirst.server.pwd.PasswordStorageScheme;
+import io.bindfirst.server.schema.SchemaLoadException;
+import io.bindfirst.server.schema.SchemaLoader;
+import io.bindfirst.server.virtual.VirtualEntries;
+import io.bindfirst.server.work.WorkQueue;
+import io.bindfirst.server.work.WorkerPool;
+import io.reactivex.rxjava3.plugins.RxJavaPlugins;
+
+/**
+ * One running server: built from a {@link ServerConfig}, started, stopped. An instance, not a static
+ * singleton, so tests run several in one JVM.
+ */
+public final class DirectoryServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DirectoryServer.class);
+    /** The root password shipped in config.ldif, refused on anything but a loopback listener. */
+    static final ByteString DEMO_ROOT_PASSWORD = ByteString.valueOfUtf8("password");
+
+    private final ServerContext context;
+    private final WorkQueue workQueue;
+    private final LdapConnectionHandler connectionHandler;
+
+    private DirectoryServer(ServerContext context, WorkQueue workQueue, LdapConnectionHandler handler) {
+        this.context = context;
+        this.workQueue = workQueue;
+        this.connectionHandler = handler;
+    }
+
+    /** Opens the backends (creating sample data on a first start), then starts listening. */
+    public static DirectoryServer start(ServerConfig config) throws ServerStartException {
+        // Errors delivered after a subscriber went away (a client that closed mid-response) are noise.
+        RxJavaPlugins.setErrorHandler(e -> LOG.debug("Undeliverable reactive error", e));
+        Schema schema;
+        try {
+            schema = SchemaLoader.load(config.schemaDirectory());
+        } catch (SchemaLoadException e) {
+            throw new ServerStartException(e.getMessage(), e);
+        }
+        PasswordSchemes schemes;
+        try {
+            schemes = new PasswordSchemes(config.passwords().defaultScheme(), config.passwords().allowClearText());
+        } catch (IllegalArgumentException e) {
+            throw new ServerStartException("cn=Password Storage Schemes,cn=config: "
+                    + "ds-cfg-default-password-storage-scheme: " + e.getMessage(), e);
+        }
+        RootUsers rootUsers = new RootUsers(config.rootUsers());
+        checkListenerIsSafe(config, rootUsers, schemes);
+
+        List<Backend> opened = new ArrayList<>();
+        AccessLog accessLog = AccessLog.DISABLED;
+        WorkQueue workQueue = null;
+        try {
+            for (BackendConfig bc : config.backends()) {
+                Backend b = open(bc, schema);
+                opened.add(b);
+                createSampleData(b, config.sampleEntries().getOrDefault(bc.id(), 0), schema, schemes);
+            }
+            Backends backends = new Backends(opened,
+                    new ReadOnlyMemoryBackend(DN.valueOf("cn=config"), config.entries()));
+            if (config.accessLog() != null) {
+                accessLog = new FileAccessLog(config.accessLog(), 65_536);
+            }
+            ServerContext ctx = new ServerContext(config, schema, backends, schemes, rootUsers,
+                    new AuthenticatedUsers<ClientConnection>(), accessLog,
+                    new VirtualEntries(schema, backends.namingContexts()));
+            workQueue = new WorkerPool(config.workQueue().workerThreads(), config.workQueue().capacity());
+            LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue);
+            return new DirectoryServer(ctx, workQueue, handler);
+        } catch (IOException | BackendException | RuntimeException e) {
+            if (workQueue != null) {
+                workQueue.close();
+            }
+            accessLog.close();
+            opened.forEach(Backend::close);
+            String where = config.listener().address() + ":" + config.listener().port();
+            String msg = e instanceof IOException
+                    ? "Cannot listen on " + where + ": " + e.getMessage() : e.getMessage();
+            throw new ServerStartException(msg, e);
+        }
+    }
+
+    private static void checkListenerIsSafe(ServerConfig config, RootUsers rootUsers, PasswordSchemes schemes)
+            throws ServerStartException {
+        String address = config.listener().address();
+        boolean loopback;
+        try {
+            loopback = InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new ServerStartException("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config: "
+                    + "ds-cfg-listen-address: cannot resolve '" + address + "'");
+        }
+        if (!loopback && rootUsers.anyUses(DEMO_ROOT_PASSWORD, schemes)) {
+            throw new ServerStartException("Refusing to listen on " + address + ": the root user still has the "
+                    + "shipped demo password. Set a new userPassword in cn=Directory Manager,cn=Root DNs,cn=config "
+                    + "or listen on 127.0.0.1");
+        }
+    }
+
+    private static Backend open(BackendConfig bc, Schema schema) throws BackendException, ServerStartException {
+        for (BackendProvider p : ServiceLoader.load(BackendProvider.class)) {
+            if (p.type().equals(bc.type())) {
+                return p.open(bc, schema);
+            }
+        }
+        throw new ServerStartException("ds-cfg-backend-id=" + bc.id() + ",cn=Backends,cn=config: "
+                + "ds-cfg-backend-type: no backend implementation of type '" + bc.type() + "' is installed");
+    }
+
+    private static void createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes)
+            throws BackendException {
+        if (users <= 0 || backend.entryCount() > 0) {
+            return;
+        }
+        PasswordStorageScheme ssha = schemes.scheme("SSHA").orElseThrow();
+        long t0 = System.nanoTime();
+        long n = backend.importEntries(new SampleData(backend.baseDNs().get(0), users, schema, ssha));
+        LOG.info("Created {} sample entries under {} in {} ms", n, backend.baseDNs().get(0),
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    public ServerContext context() {
+        return context;
+    }
+
+    /** Where the LDAP listener is bound (with the real port when 0 was configured). */
+    public InetSocketAddress ldapAddress() {
+        return connectionHandler.address();
+    }
+
+    /** Stops listening, finishes queued operations, closes the backends and the access log. */
+    @Override
+    public void close() {
+        connectionHandler.close();
+        workQueue.close();
+        context.backends().close();
+        context.accessLog().close();
+    }
+}

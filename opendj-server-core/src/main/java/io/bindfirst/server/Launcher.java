@@ -1,0 +1,99 @@
+package io.bindfirst.server;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+import io.bindfirst.server.config.ConfigException;
+import io.bindfirst.server.config.ConfigLoader;
+import io.bindfirst.server.config.ServerConfig;
+
+/**
+ * {@code main}: reads the configuration, starts the server, writes {@code logs/server.pid}, prints where
+ * it listens, and runs until stopped (SIGTERM from {@code bin/stop-ds} closes the database cleanly).
+ *
+ * <pre>
+ * Launcher [--instanceRoot DIR] [--config FILE] [--port N]
+ * </pre>
+ */
+public final class Launcher {
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        Path root = Path.of(".");
+        Path configFile = null;
+        Integer port = null;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--instanceRoot": root = Path.of(args[++i]); break;
+                    case "--config": configFile = Path.of(args[++i]); break;
+                    case "--port":
+                        port = Integer.parseInt(args[++i]);
+                        if (port < 0 || port > 65535) {
+                            usage("--port: " + port + " is not a port number (0 to 65535)");
+                        }
+                        break;
+                    default: usage("unknown option " + args[i]);
+                }
+            }
+        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
+            usage("bad arguments");
+        }
+        root = root.toAbsolutePath().normalize();
+        if (configFile == null) {
+            configFile = root.resolve("config/config.ldif");
+        }
+        DirectoryServer server;
+        try {
+            ServerConfig config = ConfigLoader.load(configFile, root);
+            if (port != null) {
+                config = config.withListenPort(port);
+            }
+            server = DirectoryServer.start(config);
+        } catch (ConfigException | ServerStartException e) {
+            System.err.println("The server could not start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        DirectoryServer running = server;
+        Path pidFile = root.resolve("logs/server.pid");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            try {
+                Files.deleteIfExists(pidFile);
+            } catch (IOException ignored) {
+                // nothing left to do on the way out
+            }
+            stopped.countDown();
+        }, "shutdown"));
+        try {
+            Files.createDirectories(pidFile.getParent());
+            Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            System.err.println("Warning: cannot write " + pidFile + ": " + e.getMessage());
+        }
+        InetSocketAddress a = server.ldapAddress();
+        String url = "ldap://" + a.getAddress().getHostAddress() + ":" + a.getPort();
+        System.out.println("The server is listening on " + url);
+        System.out.println("Try: ldapwhoami -x -H " + url
+                + " -D uid=user.1,ou=People,dc=example,dc=com -w password");
+        System.out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void usage(String problem) {
+        System.err.println(problem);
+        System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N]");
+        System.exit(2);
+    }
+}

@@ -1,0 +1,117 @@
+package io.bindfirst.server;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.StringJoiner;
+
+import org.forgerock.opendj.ldap.AVA;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.RDN;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.pwd.PasswordStorageScheme;
+
+/**
+ * The entries a first start creates: the suffix, {@code ou=People} and N users
+ * {@code uid=user.N,ou=People,<suffix>} (inetOrgPerson with cn, sn, givenName, uid, mail and the password
+ * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data. Generated
+ * lazily so that 10,000 users never sit in memory at once.
+ */
+final class SampleData implements Iterator<Entry> {
+    static final String PASSWORD = "password";
+
+    private final DN suffix;
+    private final DN people;
+    private final int users;
+    private final Schema schema;
+    private final PasswordStorageScheme ssha;
+    private final String mailDomain;
+    private final ByteString password = ByteString.valueOfUtf8(PASSWORD);
+    private int next = -2;
+
+    SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha) {
+        this.suffix = suffix;
+        this.people = suffix.child("ou=People");
+        this.users = users;
+        this.schema = schema;
+        this.ssha = ssha;
+        this.mailDomain = mailDomain(suffix);
+    }
+
+    @Override
+    public boolean hasNext() {
+        return next < users;
+    }
+
+    @Override
+    public Entry next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        int n = next++;
+        if (n == -2) {
+            return suffixEntry();
+        }
+        if (n == -1) {
+            Entry e = entry(people, "top", "organizationalUnit");
+            add(e, "ou", "People");
+            return e;
+        }
+        return user(n);
+    }
+
+    private Entry suffixEntry() {
+        AVA ava = suffix.rdn().getFirstAVA();
+        String type = ava.getAttributeType().getNameOrOID().toLowerCase(java.util.Locale.ROOT);
+        Entry e;
+        switch (type) {
+            case "dc": e = entry(suffix, "top", "domain"); break;
+            case "o": e = entry(suffix, "top", "organization"); break;
+            case "ou": e = entry(suffix, "top", "organizationalUnit"); break;
+            default: e = entry(suffix, "top", "extensibleObject"); break;
+        }
+        add(e, type, ava.getAttributeValue().toString());
+        return e;
+    }
+
+    private Entry user(int n) {
+        String uid = "user." + n;
+        Entry e = entry(people.child(new RDN("uid", uid)), "top", "person", "organizationalPerson", "inetOrgPerson");
+        add(e, "uid", uid);
+        add(e, "cn", "User " + n);
+        add(e, "sn", Integer.toString(n));
+        add(e, "givenName", "User");
+        add(e, "mail", uid + "@" + mailDomain);
+        add(e, "employeeNumber", Integer.toString(n));
+        add(e, "userPassword", "{" + ssha.name() + "}" + ssha.encodeValue(password));
+        add(e, "entryUUID", e.getName().toUUID().toString());
+        return e;
+    }
+
+    private Entry entry(DN dn, String... objectClasses) {
+        Entry e = new LinkedHashMapEntry(dn);
+        add(e, "objectClass", (Object[]) objectClasses);
+        return e;
+    }
+
+    private void add(Entry e, String attribute, Object... values) {
+        e.addAttribute(new LinkedAttribute(AttributeDescription.valueOf(attribute, schema), values));
+    }
+
+    /** {@code dc=example,dc=com} gives {@code example.com}; a suffix without dc components {@code example.com}. */
+    private static String mailDomain(DN suffix) {
+        StringJoiner j = new StringJoiner(".");
+        for (RDN rdn : suffix) {
+            AVA ava = rdn.getFirstAVA();
+            if (ava.getAttributeType().hasName("dc")) {
+                j.add(ava.getAttributeValue().toString());
+            }
+        }
+        return j.length() == 0 ? "example.com" : j.toString();
+    }
+}

@@ -1,0 +1,21 @@
+package io.bindfirst.server;
+
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.RootUsers;
+import io.bindfirst.server.backend.Backends;
+import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.AccessLog;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.pwd.PasswordSchemes;
+import io.bindfirst.server.virtual.VirtualEntries;
+
+/**
+ * What operations need from the running server, passed in rather than reached through statics, so a
+ * test can run several servers in one JVM.
+ */
+public record ServerContext(ServerConfig config, Schema schema, Backends backends, PasswordSchemes passwordSchemes,
+                            RootUsers rootUsers, AuthenticatedUsers<ClientConnection> authenticatedUsers,
+                            AccessLog accessLog, VirtualEntries virtualEntries) {
+}

@@ -1,0 +1,120 @@
+package io.bindfirst.server.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.schema.AttributeType;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.virtual.VirtualEntries;
+
+/**
+ * Which attributes a search returns (RFC 4511 4.5.1.8, RFC 3673): none listed or {@code *} means every
+ * user attribute, {@code +} every operational one, {@code 1.1} none, names select those attributes and
+ * their subtypes. {@code userPassword} is returned to root users only. For stored entries it adds the
+ * virtual operational attributes {@code entryDN}, {@code subschemaSubentry} and {@code hasSubordinates}
+ * when they are asked for.
+ */
+final class AttributeSelection {
+    /** Computes {@code hasSubordinates} only when it is asked for: it costs a backend lookup. */
+    interface SubordinateCheck {
+        boolean hasSubordinates(Entry entry);
+    }
+
+    private final boolean allUser;
+    private final boolean allOperational;
+    private final List<AttributeDescription> named = new ArrayList<>();
+    private final boolean typesOnly;
+    private final boolean includePasswords;
+    private final Schema schema;
+
+    AttributeSelection(List<String> requested, boolean typesOnly, boolean includePasswords, Schema schema) {
+        this.typesOnly = typesOnly;
+        this.includePasswords = includePasswords;
+        this.schema = schema;
+        boolean user = requested.isEmpty();
+        boolean operational = false;
+        for (String r : requested) {
+            String name = r.trim();
+            if (name.equals("*")) {
+                user = true;
+            } else if (name.equals("+")) {
+                operational = true;
+            } else if (name.equals("1.1")) {
+                // Alone it selects nothing; with other selectors it is ignored (RFC 4511 4.5.1.8).
+                continue;
+            } else if (!name.isEmpty()) {
+                try {
+                    named.add(AttributeDescription.valueOf(name, schema));
+                } catch (LocalizedIllegalArgumentException e) {
+                    // RFC 4511 4.5.1.8: names that are not attribute descriptions are ignored.
+                }
+            }
+        }
+        this.allUser = user;
+        this.allOperational = operational;
+    }
+
+    /** The entry as the client sees it: selected attributes, values unless types-only. */
+    Entry select(Entry entry, SubordinateCheck virtualAttributes) {
+        Entry out = new LinkedHashMapEntry(entry.getName());
+        for (Attribute a : entry.getAllAttributes()) {
+            AttributeDescription ad = a.getAttributeDescription();
+            AttributeType type = ad.getAttributeType();
+            if (!includePasswords && type.hasName("userPassword")) {
+                continue;
+            }
+            if (type.isOperational() ? allOperational || isNamed(ad) : allUser || isNamed(ad)) {
+                out.addAttribute(typesOnly ? new LinkedAttribute(ad) : a);
+            }
+        }
+        if (virtualAttributes != null) {
+            addVirtual(out, entry, virtualAttributes);
+        }
+        return out;
+    }
+
+    private void addVirtual(Entry out, Entry entry, SubordinateCheck check) {
+        if (wants("entryDN")) {
+            add(out, "entryDN", entry.getName().toString());
+        }
+        if (wants("subschemaSubentry")) {
+            add(out, "subschemaSubentry", VirtualEntries.SCHEMA_DN.toString());
+        }
+        if (wants("hasSubordinates")) {
+            add(out, "hasSubordinates", check.hasSubordinates(entry) ? "TRUE" : "FALSE");
+        }
+    }
+
+    private boolean wants(String virtualName) {
+        if (allOperational) {
+            return true;
+        }
+        for (AttributeDescription ad : named) {
+            if (ad.getAttributeType().hasName(virtualName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void add(Entry out, String name, String value) {
+        AttributeDescription ad = AttributeDescription.valueOf(name, schema);
+        out.addAttribute(typesOnly ? new LinkedAttribute(ad) : new LinkedAttribute(ad, value));
+    }
+
+    private boolean isNamed(AttributeDescription ad) {
+        for (AttributeDescription n : named) {
+            if (ad.isSubTypeOf(n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,167 @@
+package io.bindfirst.server.core;
+
+import java.util.List;
+
+import org.forgerock.opendj.io.LDAP;
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.AuthorizationIdentityResponseControl;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.GenericBindRequest;
+import org.forgerock.opendj.ldap.responses.BindResult;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.auth.RootUsers;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.virtual.VirtualEntries;
+
+/**
+ * A simple bind (RFC 4511 4.2, RFC 4513 5.1). The phases, in order: end the previous authentication,
+ * check the request, resolve the DN to a root user or an entry, verify the password with its storage
+ * scheme, then publish the new {@link AuthenticationInfo} and register it.
+ *
+ * <p>A wrong password, an unknown DN, an entry without a password and a DN outside every backend all
+ * give the same {@code invalidCredentials} with the same (empty) message, so a client cannot tell which
+ * users exist.
+ */
+public final class BindOperation extends Operation {
+    private final int version;
+    private final GenericBindRequest request;
+    private boolean wantsAuthzId;
+    private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
+
+    public BindOperation(ServerContext server, ClientConnection connection, int messageId, int version,
+                         GenericBindRequest request) {
+        super(server, connection, messageId);
+        this.version = version;
+        this.request = request;
+    }
+
+    @Override
+    protected List<Control> requestControls() {
+        return request.getControls();
+    }
+
+    @Override
+    protected boolean understands(String oid) {
+        return VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(oid);
+    }
+
+    /** RFC 4513 4: whatever its outcome, a bind ends the previous authentication. */
+    @Override
+    protected void prepare() {
+        connection.resetAuthentication();
+    }
+
+    @Override
+    protected Result execute() {
+        for (Control c : request.getControls()) {
+            wantsAuthzId |= VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(c.getOID());
+        }
+        if (version != 3) {
+            return errorResult(ResultCode.PROTOCOL_ERROR, "Only LDAP version 3 is supported");
+        }
+        if (request.getAuthenticationType() != LDAP.TYPE_AUTHENTICATION_SIMPLE) {
+            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED,
+                    "Only simple authentication is supported");
+        }
+        ByteString password = ByteString.wrap(request.getAuthenticationValue());
+        String name = request.getName();
+        if (name.isEmpty()) {
+            if (password.isEmpty()) {
+                return success(AuthenticationInfo.ANONYMOUS);
+            }
+            return invalidCredentials();
+        }
+        if (password.isEmpty()) {
+            // RFC 4513 5.1.2: an unauthenticated bind must not look like a successful login.
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM,
+                    "Unauthenticated binds (a DN with an empty password) are not allowed");
+        }
+        DN dn;
+        try {
+            dn = DN.valueOf(name, server.schema());
+        } catch (LocalizedIllegalArgumentException e) {
+            return errorResult(ResultCode.INVALID_DN_SYNTAX, "The bind DN is not a valid DN");
+        }
+
+        ServerConfig.RootUser root = server.rootUsers().find(dn);
+        if (root != null) {
+            return RootUsers.verify(root, password, server.passwordSchemes())
+                    ? success(AuthenticationInfo.rootUser(root.dn())) : invalidCredentials();
+        }
+        Backend backend = server.backends().backendFor(dn);
+        if (backend == null || server.backends().isConfigBackend(backend)) {
+            return invalidCredentials();
+        }
+        Entry entry;
+        try {
+            entry = backend.getEntry(dn);
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+        if (entry == null || !passwordMatches(entry, password)) {
+            return invalidCredentials();
+        }
+        return success(AuthenticationInfo.user(entry.getName()));
+    }
+
+    private boolean passwordMatches(Entry entry, ByteString password) {
+        Attribute stored = entry.getAttribute("userPassword");
+        if (stored == null) {
+            return false;
+        }
+        for (ByteString value : stored) {
+            if (server.passwordSchemes().verify(password, value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Result success(AuthenticationInfo info) {
+        outcome = info;
+        if (!info.isAnonymous()) {
+            connection.authenticated(info);
+        }
+        BindResult result = Responses.newBindResult(ResultCode.SUCCESS);
+        if (wantsAuthzId) {
+            result.addControl(AuthorizationIdentityResponseControl.newControl(info.authzId()));
+        }
+        return result;
+    }
+
+    private Result invalidCredentials() {
+        return Responses.newBindResult(ResultCode.INVALID_CREDENTIALS);
+    }
+
+    @Override
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newBindResult(code).setDiagnosticMessage(message);
+    }
+
+    @Override
+    protected String kind() {
+        return "BIND";
+    }
+
+    @Override
+    protected String logDN() {
+        return request.getName();
+    }
+
+    @Override
+    protected String logDetails(Result result) {
+        return outcome.isAnonymous() ? "" : "authDN=\"" + outcome.authenticationDN() + "\"";
+    }
+}

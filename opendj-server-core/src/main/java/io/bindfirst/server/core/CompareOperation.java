@@ -1,0 +1,86 @@
+package io.bindfirst.server.core;
+
+import java.util.List;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.CompareRequest;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.net.ClientConnection;
+
+/**
+ * A compare (RFC 4511 4.10), with the attribute's equality matching rule. Passwords cannot be probed:
+ * comparing {@code userPassword} is for root users only. Errors are CompareResults (the SDK drops the
+ * connection on a plain Result here).
+ */
+public final class CompareOperation extends Operation {
+    private final CompareRequest request;
+
+    public CompareOperation(ServerContext server, ClientConnection connection, int messageId, CompareRequest request) {
+        super(server, connection, messageId);
+        this.request = request;
+    }
+
+    @Override
+    protected List<Control> requestControls() {
+        return request.getControls();
+    }
+
+    @Override
+    protected Result execute() {
+        DN dn = request.getName();
+        AttributeDescription ad = request.getAttributeDescription();
+        boolean root = connection.authentication().root();
+        if (ad.getAttributeType().hasName("userPassword") && !root) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "Only root users may compare userPassword");
+        }
+        Backend backend = server.backends().backendFor(dn);
+        if (backend == null || (server.backends().isConfigBackend(backend) && !root)) {
+            return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
+        }
+        try {
+            Entry entry = backend.getEntry(dn);
+            if (entry == null) {
+                return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
+            }
+            Attribute attribute = entry.getAttribute(ad);
+            if (attribute == null) {
+                return errorResult(ResultCode.NO_SUCH_ATTRIBUTE,
+                        "The entry " + dn + " has no attribute " + ad);
+            }
+            return Responses.newCompareResult(attribute.contains(request.getAssertionValue())
+                    ? ResultCode.COMPARE_TRUE : ResultCode.COMPARE_FALSE);
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+    }
+
+    @Override
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newCompareResult(code).setDiagnosticMessage(message);
+    }
+
+    @Override
+    protected String kind() {
+        return "COMPARE";
+    }
+
+    @Override
+    protected String logDN() {
+        return request.getName().toString();
+    }
+
+    @Override
+    protected String logDetails(Result result) {
+        return "attr=\"" + request.getAttributeDescription() + "\"";
+    }
+}

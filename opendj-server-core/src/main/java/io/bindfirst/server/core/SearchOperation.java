@@ -1,0 +1,245 @@
+package io.bindfirst.server.core;
+
+import java.util.List;
+import java.util.Locale;
+
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ConditionResult;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.Matcher;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.SearchScope;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.SearchRequest;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.virtual.VirtualEntries;
+
+/**
+ * A search (RFC 4511 4.5). The backend proposes candidates (narrowed by its indexes); this class
+ * evaluates the filter with the server schema, enforces the size, time and lookthrough limits, selects
+ * attributes and sends the entries.
+ *
+ * <p>Limits: the server-wide ones apply to everyone but root users; a lower limit in the request wins.
+ */
+public final class SearchOperation extends Operation {
+    private final SearchRequest request;
+    private int entriesSent;
+
+    public SearchOperation(ServerContext server, ClientConnection connection, int messageId, SearchRequest request) {
+        super(server, connection, messageId);
+        this.request = request;
+    }
+
+    @Override
+    protected List<Control> requestControls() {
+        return request.getControls();
+    }
+
+    @Override
+    protected Result execute() {
+        AuthenticationInfo auth = connection.authentication();
+        ServerConfig.Limits limits = server.config().limits();
+        int sizeLimit = effective(request.getSizeLimit(), auth.root() ? 0 : limits.sizeLimit());
+        int timeLimit = effective(request.getTimeLimit(), auth.root() ? 0 : limits.timeLimitSeconds());
+        Walk walk = new Walk(request.getFilter().matcher(server.schema()), sizeLimit,
+                timeLimit == 0 ? Long.MAX_VALUE : startNanos + timeLimit * 1_000_000_000L,
+                auth.root() ? 0 : limits.lookthroughLimit(),
+                new AttributeSelection(request.getAttributes(), request.isTypesOnly(), auth.root(),
+                        server.schema()),
+                !auth.root() && mentionsPasswords(request.getFilter()));
+
+        DN base = request.getName();
+        SearchScope scope = request.getScope();
+        try {
+            if (base.isRootDN()) {
+                return searchFromRoot(walk, scope);
+            }
+            if (base.equals(VirtualEntries.SCHEMA_DN)) {
+                if (scope != SearchScope.SINGLE_LEVEL && scope != SearchScope.SUBORDINATES) {
+                    walk.offer(server.virtualEntries().schemaEntry(), null);
+                }
+                return walk.result();
+            }
+            Backend backend = server.backends().backendFor(base);
+            if (backend == null) {
+                return errorResult(ResultCode.NO_SUCH_OBJECT, "The search base " + base + " does not exist");
+            }
+            if (server.backends().isConfigBackend(backend) && !auth.root()) {
+                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS,
+                        "Only root users may read the configuration");
+            }
+            searchBackend(backend, base, scope, walk);
+            return walk.result();
+        } catch (BackendException e) {
+            Result r = errorResult(e.resultCode(), e.getMessage());
+            if (e.resultCode() == ResultCode.NO_SUCH_OBJECT) {
+                r.setMatchedDN(matchedDN(base));
+            }
+            return r;
+        }
+    }
+
+    /** Base DN "": the root DSE itself for a base search, else the naming contexts and what is below them. */
+    private Result searchFromRoot(Walk walk, SearchScope scope) throws BackendException {
+        if (scope == SearchScope.BASE_OBJECT) {
+            walk.offer(server.virtualEntries().rootDse(), null);
+            return walk.result();
+        }
+        for (DN context : server.backends().namingContexts()) {
+            Backend backend = server.backends().backendFor(context);
+            SearchScope s = scope == SearchScope.SINGLE_LEVEL ? SearchScope.BASE_OBJECT : SearchScope.WHOLE_SUBTREE;
+            if (backend.entryExists(context)) {
+                searchBackend(backend, context, s, walk);
+            }
+            if (walk.stopped()) {
+                break;
+            }
+        }
+        return walk.result();
+    }
+
+    private void searchBackend(Backend backend, DN base, SearchScope scope, Walk walk) throws BackendException {
+        AttributeSelection.SubordinateCheck subordinates = e -> {
+            try {
+                return backend.hasSubordinates(e.getName());
+            } catch (BackendException ex) {
+                return false;
+            }
+        };
+        backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates));
+    }
+
+    /** The deepest existing superior of {@code dn}, for a noSuchObject result (RFC 4511 4.1.9). */
+    private String matchedDN(DN dn) {
+        Backend backend = server.backends().backendFor(dn);
+        if (backend == null) {
+            return "";
+        }
+        try {
+            for (DN p = dn.parent(); p != null && !p.isRootDN(); p = p.parent()) {
+                if (backend.entryExists(p)) {
+                    return p.toString();
+                }
+            }
+        } catch (BackendException e) {
+            // no matched DN then
+        }
+        return "";
+    }
+
+    /**
+     * Whether the filter may test {@code userPassword}. Users must not learn anything about passwords
+     * from which entries match, so for them such filters are evaluated as if the attribute were absent.
+     * Erring on the side of "yes" only costs a copy of each candidate.
+     */
+    private static boolean mentionsPasswords(Filter filter) {
+        String f = filter.toString().toLowerCase(Locale.ROOT);
+        return f.contains("userpassword") || f.contains("2.5.4.35");
+    }
+
+    private static Entry withoutPasswords(Entry entry) {
+        Entry copy = new LinkedHashMapEntry(entry);
+        copy.removeAttribute(AttributeDescription.valueOf("userPassword"));
+        return copy;
+    }
+
+    private static int effective(int requested, int serverLimit) {
+        if (serverLimit == 0) {
+            return Math.max(0, requested);
+        }
+        return requested <= 0 ? serverLimit : Math.min(requested, serverLimit);
+    }
+
+    /** The state of one search's walk over candidates; decides when to stop and with what result. */
+    private final class Walk {
+        private final Matcher matcher;
+        private final int sizeLimit;
+        private final long deadlineNanos;
+        private final int lookthroughLimit;
+        private final AttributeSelection selection;
+        private final boolean hidePasswords;
+        private int examined;
+        private ResultCode stop;
+        private String stopMessage;
+
+        Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
+             boolean hidePasswords) {
+            this.matcher = matcher;
+            this.hidePasswords = hidePasswords;
+            this.sizeLimit = sizeLimit;
+            this.deadlineNanos = deadlineNanos;
+            this.lookthroughLimit = lookthroughLimit;
+            this.selection = selection;
+        }
+
+        /** @return whether to go on */
+        boolean offer(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes) {
+            if (isAbandoned()) {
+                return stop(ResultCode.CANCELLED, "Abandoned");
+            }
+            if (lookthroughLimit > 0 && ++examined > lookthroughLimit) {
+                return stop(ResultCode.ADMIN_LIMIT_EXCEEDED, "This search examined more than the "
+                        + lookthroughLimit + " candidate entries the lookthrough limit allows; "
+                        + "use a filter on an indexed attribute");
+            }
+            if (System.nanoTime() > deadlineNanos) {
+                return stop(ResultCode.TIME_LIMIT_EXCEEDED, "The time limit for this search was exceeded");
+            }
+            if (matcher.matches(hidePasswords ? withoutPasswords(entry) : entry) != ConditionResult.TRUE) {
+                return true;
+            }
+            if (sizeLimit > 0 && entriesSent >= sizeLimit) {
+                return stop(ResultCode.SIZE_LIMIT_EXCEEDED,
+                        "This search returned the " + sizeLimit + " entries its size limit allows");
+            }
+            sink().send(Responses.newSearchResultEntry(selection.select(entry, virtualAttributes)));
+            entriesSent++;
+            return true;
+        }
+
+        private boolean stop(ResultCode code, String message) {
+            stop = code;
+            stopMessage = message;
+            return false;
+        }
+
+        boolean stopped() {
+            return stop != null;
+        }
+
+        Result result() {
+            return stop == null ? Responses.newResult(ResultCode.SUCCESS) : errorResult(stop, stopMessage);
+        }
+    }
+
+    @Override
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newResult(code).setDiagnosticMessage(message);
+    }
+
+    @Override
+    protected String kind() {
+        return "SEARCH";
+    }
+
+    @Override
+    protected String logDN() {
+        return request.getName().toString();
+    }
+
+    @Override
+    protected String logDetails(Result result) {
+        return "scope=" + request.getScope() + " filter=\"" + request.getFilter() + "\" nentries=" + entriesSent;
+    }
+}

@@ -1,0 +1,121 @@
+package io.bindfirst.server.net;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.forgerock.opendj.ldap.LDAPClientContext;
+import org.forgerock.opendj.ldap.ResultCode;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.core.Operation;
+import io.bindfirst.server.log.AccessRecord;
+
+/**
+ * The server's view of one client connection: its number, who it is authenticated as, and its
+ * operations in flight (for abandon). Shared by the selector thread that decodes its requests and the
+ * workers that run them, so every field is thread-safe.
+ */
+public final class ClientConnection {
+    private static final AtomicLong NEXT_ID = new AtomicLong();
+
+    private final long id = NEXT_ID.getAndIncrement();
+    private final ServerContext server;
+    private final LDAPClientContext context;
+    private final AtomicLong nextOperationId = new AtomicLong();
+    private final ConcurrentHashMap<Integer, Operation> inFlight = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Swapped whole, never mutated: readers on other threads see one bind's state or the next's. */
+    private volatile AuthenticationInfo authentication = AuthenticationInfo.ANONYMOUS;
+
+    ClientConnection(ServerContext server, LDAPClientContext context) {
+        this.server = server;
+        this.context = context;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public long nextOperationId() {
+        return nextOperationId.getAndIncrement();
+    }
+
+    public AuthenticationInfo authentication() {
+        return authentication;
+    }
+
+    public InetSocketAddress peerAddress() {
+        return context.getPeerAddress();
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /**
+     * Makes the connection anonymous and forgets its registration; the first step of every bind
+     * (RFC 4513 4: a bind, whatever its outcome, ends the previous authentication).
+     */
+    public void resetAuthentication() {
+        AuthenticationInfo old = authentication;
+        authentication = AuthenticationInfo.ANONYMOUS;
+        if (!old.isAnonymous()) {
+            server.authenticatedUsers().remove(old.authenticationDN(), this);
+        }
+    }
+
+    /**
+     * Records a successful bind. Registers before publishing, so that a change to the entry made from
+     * now on finds this connection. A connection closed meanwhile is deregistered again.
+     */
+    public void authenticated(AuthenticationInfo info) {
+        server.authenticatedUsers().put(info.authenticationDN(), this);
+        authentication = info;
+        if (closed.get()) {
+            server.authenticatedUsers().remove(info.authenticationDN(), this);
+        }
+    }
+
+    void operationStarted(Operation op) {
+        inFlight.put(op.messageId(), op);
+    }
+
+    public void operationDone(Operation op) {
+        inFlight.remove(op.messageId(), op);
+    }
+
+    void abandon(int messageId) {
+        Operation op = inFlight.get(messageId);
+        if (op != null) {
+            op.abandon();
+        }
+    }
+
+    /** Sends a notice of disconnection (RFC 4511 4.4.1) and closes. */
+    public void disconnect(ResultCode code, String message) {
+        context.disconnect(code, message);
+        closed(message);
+    }
+
+    /** Called once the transport reports the connection gone, however it went. */
+    void closed(String reason) {
+        if (closed.compareAndSet(false, true)) {
+            AuthenticationInfo old = authentication;
+            if (!old.isAnonymous()) {
+                server.authenticatedUsers().remove(old.authenticationDN(), this);
+            }
+            for (Operation op : inFlight.values()) {
+                op.abandon();
+            }
+            server.accessLog().log(AccessRecord.connection("DISCONNECT", id, "reason=\"" + reason + "\""));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "conn=" + id;
+    }
+}

@@ -1,0 +1,108 @@
+package io.bindfirst.server.net;
+
+import java.io.IOException;
+
+import org.forgerock.opendj.io.AbstractLDAPMessageHandler;
+import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.requests.AbandonRequest;
+import org.forgerock.opendj.ldap.requests.AddRequest;
+import org.forgerock.opendj.ldap.requests.CompareRequest;
+import org.forgerock.opendj.ldap.requests.DeleteRequest;
+import org.forgerock.opendj.ldap.requests.ExtendedRequest;
+import org.forgerock.opendj.ldap.requests.GenericBindRequest;
+import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
+import org.forgerock.opendj.ldap.requests.ModifyRequest;
+import org.forgerock.opendj.ldap.requests.SearchRequest;
+import org.forgerock.opendj.ldap.requests.UnbindRequest;
+import org.forgerock.opendj.ldap.responses.ExtendedResult;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.core.BindOperation;
+import io.bindfirst.server.core.CompareOperation;
+import io.bindfirst.server.core.ExtendedOperation;
+import io.bindfirst.server.core.Operation;
+import io.bindfirst.server.core.SearchOperation;
+import io.bindfirst.server.core.UnsupportedWriteOperation;
+
+/**
+ * Turns one decoded LDAP message into the {@link Operation} that will answer it. Runs on the selector
+ * thread, so it only builds objects: no I/O, no locks.
+ */
+final class RequestDecoder extends AbstractLDAPMessageHandler {
+    private final ServerContext server;
+    private final ClientConnection connection;
+    Operation operation;
+    /** The decoded request, so the caller can attach the message's controls. */
+    org.forgerock.opendj.ldap.requests.Request request;
+    int abandonedMessageId = -1;
+
+    RequestDecoder(ServerContext server, ClientConnection connection) {
+        this.server = server;
+        this.connection = connection;
+    }
+
+    @Override
+    public void bindRequest(int messageID, int version, GenericBindRequest request) {
+        this.request = request;
+        operation = new BindOperation(server, connection, messageID, version, request);
+    }
+
+    @Override
+    public void searchRequest(int messageID, SearchRequest request) {
+        this.request = request;
+        operation = new SearchOperation(server, connection, messageID, request);
+    }
+
+    @Override
+    public <R extends ExtendedResult> void extendedRequest(int messageID, ExtendedRequest<R> request) {
+        this.request = request;
+        operation = new ExtendedOperation(server, connection, messageID, request);
+    }
+
+    @Override
+    public void compareRequest(int messageID, CompareRequest request) {
+        this.request = request;
+        operation = new CompareOperation(server, connection, messageID, request);
+    }
+
+    @Override
+    public void addRequest(int messageID, AddRequest request) {
+        this.request = request;
+        operation = UnsupportedWriteOperation.add(server, connection, messageID, request);
+    }
+
+    @Override
+    public void deleteRequest(int messageID, DeleteRequest request) {
+        this.request = request;
+        operation = UnsupportedWriteOperation.delete(server, connection, messageID, request);
+    }
+
+    @Override
+    public void modifyRequest(int messageID, ModifyRequest request) {
+        this.request = request;
+        operation = UnsupportedWriteOperation.modify(server, connection, messageID, request);
+    }
+
+    @Override
+    public void modifyDNRequest(int messageID, ModifyDNRequest request) {
+        this.request = request;
+        operation = UnsupportedWriteOperation.modifyDN(server, connection, messageID, request);
+    }
+
+    @Override
+    public void abandonRequest(int messageID, AbandonRequest request) {
+        abandonedMessageId = request.getRequestID();
+    }
+
+    @Override
+    public void unbindRequest(int messageID, UnbindRequest request) {
+        // The SDK reports unbind as a connection close event; nothing to answer.
+    }
+
+    @Override
+    public void unrecognizedMessage(int messageID, byte messageTag, org.forgerock.opendj.ldap.ByteString content)
+            throws DecodeException, IOException {
+        throw DecodeException.fatalError(org.forgerock.i18n.LocalizableMessage.raw(
+                "Unrecognized LDAP message type 0x%02x", messageTag));
+    }
+}

@@ -1,0 +1,95 @@
+package io.bindfirst.server.net;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.forgerock.opendj.io.ASN1;
+import org.forgerock.opendj.io.ASN1Reader;
+import org.forgerock.opendj.io.ASN1Writer;
+import org.forgerock.opendj.io.LDAP;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.ByteStringBuilder;
+import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.DecodeOptions;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.GenericControl;
+
+/**
+ * Reads one LDAPMessage (RFC 4511 4.1.1) from the transport and hands its operation to a
+ * {@link RequestDecoder}, with the request's controls attached.
+ *
+ * <p>Why not just {@code LDAP.getReader(..).readMessage(..)}: in SDK 5.0.3 its request readers look for
+ * controls inside the operation's SEQUENCE, where there are none, so controls are never decoded; the
+ * message then ends with unread bytes, and the reader's warning about them recurses until the stack
+ * overflows, which closes the connection. So the envelope is split here: message ID, the operation
+ * element (re-framed alone for the SDK's reader, which decodes it correctly), and the controls element,
+ * decoded here. Costs one copy of the operation's bytes.
+ */
+final class RequestReader {
+    private static final byte TYPE_BOOLEAN = 0x01;
+    private static final byte TYPE_OCTET_STRING = 0x04;
+
+    private final DecodeOptions decodeOptions;
+
+    RequestReader(DecodeOptions decodeOptions) {
+        this.decodeOptions = decodeOptions;
+    }
+
+    /** Decodes the message into {@code decoder}; its request (if any) carries the message's controls. */
+    void read(ASN1Reader in, RequestDecoder decoder) throws IOException {
+        in.readStartSequence();
+        long messageId = in.readInteger();
+        if (messageId < 0 || messageId > Integer.MAX_VALUE) {
+            throw DecodeException.fatalError(org.forgerock.i18n.LocalizableMessage.raw(
+                    "Invalid message ID %d", messageId));
+        }
+        byte opType = in.peekType();
+        ByteString opContent = in.readOctetString(opType);
+        List<Control> controls = List.of();
+        if (in.hasNextElement() && in.peekType() == LDAP.TYPE_CONTROL_SEQUENCE) {
+            controls = readControls(in.readOctetString(LDAP.TYPE_CONTROL_SEQUENCE));
+        }
+        while (in.hasNextElement()) {
+            in.skipElement();
+        }
+        in.readEndSequence();
+
+        ByteStringBuilder framed = new ByteStringBuilder(opContent.length() + 16);
+        ASN1Writer w = ASN1.getWriter(framed);
+        w.writeStartSequence();
+        w.writeInteger(messageId);
+        w.writeOctetString(opType, opContent);
+        w.writeEndSequence();
+        LDAP.getReader(ASN1.getReader(framed), decodeOptions).readMessage(decoder);
+        if (decoder.request != null) {
+            for (Control c : controls) {
+                decoder.request.addControl(c);
+            }
+        }
+    }
+
+    /** The content of {@code [0] Controls}: SEQUENCE OF { controlType, criticality DEFAULT FALSE, controlValue }. */
+    private static List<Control> readControls(ByteString content) throws IOException {
+        List<Control> out = new ArrayList<>(2);
+        ASN1Reader r = ASN1.getReader(content);
+        while (r.hasNextElement()) {
+            r.readStartSequence();
+            String oid = r.readOctetStringAsString();
+            boolean critical = false;
+            if (r.hasNextElement() && r.peekType() == TYPE_BOOLEAN) {
+                critical = r.readBoolean();
+            }
+            ByteString value = null;
+            if (r.hasNextElement() && r.peekType() == TYPE_OCTET_STRING) {
+                value = r.readOctetString();
+            }
+            while (r.hasNextElement()) {
+                r.skipElement();
+            }
+            r.readEndSequence();
+            out.add(GenericControl.newControl(oid, critical, value));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,79 @@
+package io.bindfirst.server.virtual;
+
+import java.util.List;
+
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+/**
+ * Entries the server makes up rather than stores: the root DSE (RFC 4512 5.1) and the subschema entry
+ * {@code cn=schema}. Both are built once at start, since nothing they show changes while running.
+ */
+public final class VirtualEntries {
+    public static final DN SCHEMA_DN = DN.valueOf("cn=schema");
+    public static final String VENDOR_NAME = "bindfirst project";
+    public static final String VENDOR_VERSION = "bindfirst directory server 0.1.0";
+
+    /** RFC 4532 Who am I? */
+    public static final String OID_WHO_AM_I = "1.3.6.1.4.1.4203.1.11.3";
+    /** RFC 3829 authorization identity request control, answered on bind. */
+    public static final String OID_AUTHZ_ID_REQUEST = "2.16.840.1.113730.3.4.16";
+    /** RFC 3296 ManageDsaIT: accepted everywhere (this server holds no referral entries). */
+    public static final String OID_MANAGE_DSAIT = "2.16.840.1.113730.3.4.2";
+    /** RFC 3673 "+" returns all operational attributes. */
+    public static final String FEATURE_ALL_OPERATIONAL = "1.3.6.1.4.1.4203.1.5.1";
+
+    private final Entry rootDse;
+    private final Entry schemaEntry;
+
+    public VirtualEntries(Schema schema, List<DN> namingContexts) {
+        this.rootDse = rootDse(schema, namingContexts);
+        this.schemaEntry = schemaEntry(schema);
+    }
+
+    public Entry rootDse() {
+        return rootDse;
+    }
+
+    public Entry schemaEntry() {
+        return schemaEntry;
+    }
+
+    private static Entry rootDse(Schema schema, List<DN> namingContexts) {
+        Entry e = new LinkedHashMapEntry(DN.rootDN());
+        e.addAttribute("objectClass", "top", "ds-root-dse");
+        for (DN dn : namingContexts) {
+            e.addAttribute("namingContexts", dn.toString());
+        }
+        e.addAttribute("subschemaSubentry", SCHEMA_DN.toString());
+        e.addAttribute("supportedLDAPVersion", "3");
+        e.addAttribute("supportedExtension", OID_WHO_AM_I);
+        e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT);
+        e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
+        e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");
+        e.addAttribute("vendorName", VENDOR_NAME);
+        e.addAttribute("vendorVersion", VENDOR_VERSION);
+        return withSchema(e, schema);
+    }
+
+    private static Entry schemaEntry(Schema schema) {
+        Entry e = new LinkedHashMapEntry(SCHEMA_DN);
+        e.addAttribute("objectClass", "top", "ldapSubentry", "subschema");
+        e.addAttribute("cn", "schema");
+        schema.toEntry(e);
+        return withSchema(e, schema);
+    }
+
+    /** Re-creates the entry with attribute descriptions from {@code schema}, so operational ones are known. */
+    private static Entry withSchema(Entry e, Schema schema) {
+        Entry out = new LinkedHashMapEntry(e.getName());
+        e.getAllAttributes().forEach(a -> {
+            org.forgerock.opendj.ldap.AttributeDescription ad = org.forgerock.opendj.ldap.AttributeDescription
+                    .valueOf(a.getAttributeDescriptionAsString(), schema);
+            out.addAttribute(new org.forgerock.opendj.ldap.LinkedAttribute(ad, a));
+        });
+        return out;
+    }
+}
