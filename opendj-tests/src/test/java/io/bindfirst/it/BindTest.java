@@ -1,0 +1,174 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
+
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.BindResult;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.PLAINBindRequest;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SimpleBindRequest;
+import com.unboundid.ldap.sdk.controls.AuthorizationIdentityRequestControl;
+import com.unboundid.ldap.sdk.controls.AuthorizationIdentityResponseControl;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
+
+/** Simple bind as RFC 4511 4.2 and RFC 4513 5.1 describe it, against the real server. */
+public class BindTest {
+    private TestServer server;
+
+    @BeforeClass
+    public void start() throws Exception {
+        server = TestServer.start(100);
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stop() {
+        server.close();
+    }
+
+    private static String whoAmI(LDAPConnection c) throws LDAPException {
+        WhoAmIExtendedResult r = (WhoAmIExtendedResult) c.processExtendedOperation(new WhoAmIExtendedRequest());
+        assertEquals(r.getResultCode(), ResultCode.SUCCESS);
+        return r.getAuthorizationID();
+    }
+
+    @Test
+    public void userBindsWithThePassword() throws Exception {
+        try (LDAPConnection c = server.bindAs(TestServer.user(1), "password")) {
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(1));
+        }
+    }
+
+    @Test
+    public void bindDnIsMatchedByItsNormalizedForm() throws Exception {
+        try (LDAPConnection c = server.bindAs("UID=User.1, OU=people,DC=Example,DC=COM", "password")) {
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(1));
+        }
+    }
+
+    @Test
+    public void wrongPasswordAndUnknownUserAreIndistinguishable() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            LDAPException wrong = expectThrows(LDAPException.class, () -> c.bind(TestServer.user(1), "wrong"));
+            LDAPException unknown = expectThrows(LDAPException.class,
+                    () -> c.bind("uid=nobody,ou=People,dc=example,dc=com", "password"));
+            LDAPException outside = expectThrows(LDAPException.class, () -> c.bind("o=elsewhere", "password"));
+            for (LDAPException e : new LDAPException[] {wrong, unknown, outside}) {
+                assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+                assertEquals(e.getDiagnosticMessage(), wrong.getDiagnosticMessage());
+                assertEquals(e.getMatchedDN(), null);
+            }
+        }
+    }
+
+    @Test
+    public void failedBindLeavesTheConnectionAnonymous() throws Exception {
+        try (LDAPConnection c = server.bindAs(TestServer.user(2), "password")) {
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(2));
+            expectThrows(LDAPException.class, () -> c.bind(TestServer.user(2), "nope"));
+            assertEquals(whoAmI(c), "");
+            assertTrue(server.server().context().authenticatedUsers().connectionsOf(
+                    org.forgerock.opendj.ldap.DN.valueOf(TestServer.user(2))).isEmpty());
+        }
+    }
+
+    @Test
+    public void dnWithEmptyPasswordIsUnwillingToPerform() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            // UnboundID refuses to send this by default, as RFC 4513 advises clients.
+            c.getConnectionOptions().setBindWithDNRequiresPassword(false);
+            LDAPException e = expectThrows(LDAPException.class, () -> c.bind(TestServer.user(1), ""));
+            assertEquals(e.getResultCode(), ResultCode.UNWILLING_TO_PERFORM);
+            assertEquals(whoAmI(c), "");
+        }
+    }
+
+    @Test
+    public void anonymousBindSucceeds() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            BindResult r = c.bind("", "");
+            assertEquals(r.getResultCode(), ResultCode.SUCCESS);
+            assertEquals(whoAmI(c), "");
+        }
+    }
+
+    @Test
+    public void rootUserBindsWithItsAlternateDn() throws Exception {
+        try (LDAPConnection c = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+            assertEquals(whoAmI(c), "dn:cn=Directory Manager,cn=Root DNs,cn=config");
+        }
+        try (LDAPConnection c = server.connect()) {
+            LDAPException e = expectThrows(LDAPException.class, () -> c.bind(TestServer.ROOT_DN, "wrong"));
+            assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+        }
+    }
+
+    @Test
+    public void rebindSwitchesIdentityAndRegistry() throws Exception {
+        org.forgerock.opendj.ldap.DN u3 = org.forgerock.opendj.ldap.DN.valueOf(TestServer.user(3));
+        org.forgerock.opendj.ldap.DN u4 = org.forgerock.opendj.ldap.DN.valueOf(TestServer.user(4));
+        var users = server.server().context().authenticatedUsers();
+        try (LDAPConnection c = server.bindAs(TestServer.user(3), "password")) {
+            assertEquals(users.connectionsOf(u3).size(), 1);
+            c.bind(TestServer.user(4), "password");
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(4));
+            assertTrue(users.connectionsOf(u3).isEmpty());
+            assertEquals(users.connectionsOf(u4).size(), 1);
+        }
+        // Closing deregisters; the close event arrives asynchronously.
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (!users.connectionsOf(u4).isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(users.connectionsOf(u4).isEmpty());
+    }
+
+    @Test
+    public void invalidDnIsInvalidDnSyntax() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            LDAPException e = expectThrows(LDAPException.class, () -> c.bind("not a dn", "password"));
+            assertEquals(e.getResultCode(), ResultCode.INVALID_DN_SYNTAX);
+        }
+    }
+
+    @Test
+    public void saslIsAuthMethodNotSupportedAndTheConnectionSurvives() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            LDAPException e = expectThrows(LDAPException.class,
+                    () -> c.bind(new PLAINBindRequest("u:user.1", "password")));
+            assertEquals(e.getResultCode(), ResultCode.AUTH_METHOD_NOT_SUPPORTED);
+            c.bind(TestServer.user(1), "password");
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(1));
+        }
+    }
+
+    @Test
+    public void authorizationIdentityControlIsAnswered() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            BindResult r = c.bind(new SimpleBindRequest(TestServer.user(5), "password",
+                    new AuthorizationIdentityRequestControl()));
+            AuthorizationIdentityResponseControl ctl = AuthorizationIdentityResponseControl.get(r);
+            assertNotNull(ctl);
+            assertEquals(ctl.getAuthorizationID(), "dn:" + TestServer.user(5));
+        }
+    }
+
+    @Test
+    public void unknownCriticalControlIsRefused() throws Exception {
+        try (LDAPConnection c = server.connect()) {
+            LDAPException e = expectThrows(LDAPException.class, () -> c.bind(new SimpleBindRequest(
+                    TestServer.user(1), "password",
+                    new com.unboundid.ldap.sdk.Control("1.2.3.4.5.6.7", true))));
+            assertEquals(e.getResultCode(), ResultCode.UNAVAILABLE_CRITICAL_EXTENSION);
+            assertEquals(whoAmI(c), "");
+        }
+    }
+}

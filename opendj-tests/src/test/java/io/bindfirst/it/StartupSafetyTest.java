@@ -1,0 +1,55 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.testng.annotations.Test;
+
+import io.bindfirst.server.DirectoryServer;
+import io.bindfirst.server.ServerStartException;
+import io.bindfirst.server.config.ConfigLoader;
+import io.bindfirst.server.config.ServerConfig;
+
+/** The server refuses unsafe or broken configurations before it listens, with a message to act on. */
+public class StartupSafetyTest {
+
+    private static ServerConfig config(String from, String to) throws Exception {
+        Path instance = Files.createTempDirectory("bindfirst-startup-");
+        TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
+        Path ldif = instance.resolve("config/config.ldif");
+        String text = Files.readString(ldif);
+        assertTrue(text.contains(from), from);
+        Files.writeString(ldif, text.replace(from, to));
+        return ConfigLoader.load(ldif, instance).withListenPort(0);
+    }
+
+    @Test
+    public void demoRootPasswordIsRefusedOnANonLoopbackListener() throws Exception {
+        // Refused before binding: nothing ever listens on the wildcard address here.
+        ServerConfig c = config("ds-cfg-listen-address: 127.0.0.1", "ds-cfg-listen-address: 0.0.0.0");
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().contains("demo password"), e.getMessage());
+        assertTrue(e.getMessage().contains("0.0.0.0"), e.getMessage());
+    }
+
+    @Test
+    public void unknownBackendTypeIsNamed() throws Exception {
+        ServerConfig c = config("ds-cfg-backend-type: je", "ds-cfg-backend-type: mdb");
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().contains("ds-cfg-backend-id=userRoot,cn=Backends,cn=config: ds-cfg-backend-type"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("mdb"), e.getMessage());
+    }
+
+    @Test
+    public void unknownDefaultPasswordSchemeIsNamed() throws Exception {
+        ServerConfig c = config("ds-cfg-default-password-storage-scheme: SSHA512",
+                "ds-cfg-default-password-storage-scheme: MD5");
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().contains("ds-cfg-default-password-storage-scheme"), e.getMessage());
+        assertTrue(e.getMessage().contains("MD5"), e.getMessage());
+    }
+}

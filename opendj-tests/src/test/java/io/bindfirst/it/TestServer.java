@@ -1,0 +1,142 @@
+package io.bindfirst.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+
+import io.bindfirst.server.DirectoryServer;
+import io.bindfirst.server.config.ConfigLoader;
+import io.bindfirst.server.config.ServerConfig;
+
+/**
+ * A real server for a test: the repository's {@code config/} copied into a fresh instance folder (so the
+ * JE database and logs go to a temp dir), listening on a free loopback port.
+ */
+public final class TestServer implements AutoCloseable {
+    public static final String USER_PASSWORD = "password";
+    public static final String ROOT_DN = "cn=Directory Manager";
+    public static final String ROOT_PASSWORD = "password";
+    public static final String PEOPLE = "ou=People,dc=example,dc=com";
+
+    private final Path instance;
+    private final UnaryOperator<ServerConfig> tweak;
+    private DirectoryServer server;
+
+    private TestServer(Path instance, UnaryOperator<ServerConfig> tweak) {
+        this.instance = instance;
+        this.tweak = tweak;
+    }
+
+    /** A server with the shipped configuration and {@code users} sample users. */
+    public static TestServer start(int users) throws Exception {
+        return start(users, UnaryOperator.identity(), null);
+    }
+
+    /**
+     * @param users sample users created on the first start
+     * @param tweak changes to the parsed configuration
+     * @param configEdit changes to the config.ldif text before it is parsed, or {@code null}
+     */
+    public static TestServer start(int users, UnaryOperator<ServerConfig> tweak,
+                                   UnaryOperator<String> configEdit) throws Exception {
+        Path instance = Files.createTempDirectory("bindfirst-it-");
+        copyTree(repoRoot().resolve("config"), instance.resolve("config"));
+        if (configEdit != null) {
+            Path ldif = instance.resolve("config/config.ldif");
+            Files.writeString(ldif, configEdit.apply(Files.readString(ldif)));
+        }
+        TestServer ts = new TestServer(instance,
+                c -> tweak.apply(c.withListenPort(0).withSampleEntries(Map.of("userRoot", users))));
+        ts.startServer();
+        return ts;
+    }
+
+    private void startServer() throws Exception {
+        ServerConfig config = ConfigLoader.load(instance.resolve("config/config.ldif"), instance);
+        server = DirectoryServer.start(tweak.apply(config));
+    }
+
+    /** Stops and starts again on the same database (a new port). */
+    public void restart() throws Exception {
+        server.close();
+        startServer();
+    }
+
+    public DirectoryServer server() {
+        return server;
+    }
+
+    public int port() {
+        return server.ldapAddress().getPort();
+    }
+
+    public Path instance() {
+        return instance;
+    }
+
+    public LDAPConnection connect() throws LDAPException {
+        return new LDAPConnection("127.0.0.1", port());
+    }
+
+    public LDAPConnection bindAs(String dn, String password) throws LDAPException {
+        LDAPConnection c = connect();
+        c.bind(dn, password);
+        return c;
+    }
+
+    public static String user(int n) {
+        return "uid=user." + n + "," + PEOPLE;
+    }
+
+    public static Path repoRoot() {
+        String p = System.getProperty("bindfirst.repo.root");
+        return (p != null ? Path.of(p) : Path.of("..")).toAbsolutePath().normalize();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+        deleteTree(instance);
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
