@@ -1,0 +1,90 @@
+package io.bindfirst.it;
+
+import java.util.Iterator;
+import java.util.List;
+
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.SearchScope;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.backend.je.JeBackendProvider;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackendProvider;
+import io.bindfirst.server.backend.EntryVisitor;
+
+/**
+ * Test-only backend type {@code slow-je}: the real JE backend, with each search candidate delayed by
+ * {@value #DELAY_MS} ms, so that time limits and abandon can be seen working on a small data set.
+ */
+public final class SlowSearchBackendProvider implements BackendProvider {
+    static final long DELAY_MS = 20;
+
+    @Override
+    public String type() {
+        return "slow-je";
+    }
+
+    @Override
+    public Backend open(BackendConfig config, Schema schema) throws BackendException {
+        Backend je = new JeBackendProvider().open(config, schema);
+        return new Backend() {
+            @Override
+            public List<DN> baseDNs() {
+                return je.baseDNs();
+            }
+
+            @Override
+            public Entry getEntry(DN dn) throws BackendException {
+                return je.getEntry(dn);
+            }
+
+            @Override
+            public boolean entryExists(DN dn) throws BackendException {
+                return je.entryExists(dn);
+            }
+
+            @Override
+            public boolean hasSubordinates(DN dn) throws BackendException {
+                return je.hasSubordinates(dn);
+            }
+
+            @Override
+            public void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor)
+                    throws BackendException {
+                je.search(base, scope, filter, e -> {
+                    try {
+                        Thread.sleep(DELAY_MS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                    return visitor.visit(e);
+                });
+            }
+
+            @Override
+            public void addEntry(Entry entry) throws BackendException {
+                je.addEntry(entry);
+            }
+
+            @Override
+            public long importEntries(Iterator<Entry> entries) throws BackendException {
+                return je.importEntries(entries);
+            }
+
+            @Override
+            public long entryCount() throws BackendException {
+                return je.entryCount();
+            }
+
+            @Override
+            public void close() {
+                je.close();
+            }
+        };
+    }
+}
