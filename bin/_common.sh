@@ -22,7 +22,7 @@ build_if_needed() {
      [[ -n $(find "$ROOT/pom.xml" "$ROOT/opendj-server-core" "$ROOT/opendj-backend-je" \
                  -path '*/target' -prune -o -newer "$jar" -type f -print -quit) ]]; then
     echo "Building the server (mvn package, tests skipped)..."
-    (cd "$ROOT" && mvn -q -B -DskipTests -pl opendj-backend-je -am package) || {
+    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests -pl opendj-backend-je -am package) || {
       echo "The build failed; see the Maven output above." >&2; exit 1; }
   fi
 }
