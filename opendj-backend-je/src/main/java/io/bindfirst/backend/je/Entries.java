@@ -18,8 +18,16 @@ import io.bindfirst.server.backend.BackendException;
  * The two main databases: dn2id (DN key from {@link DnKeys} to id) and id2entry (id to
  * {@link EntryCodec} bytes). Callers run these methods inside {@link JeStorage#read}/{@link JeStorage#write}.
  * Without a transaction, reads use READ_COMMITTED: they see only committed entries and keep no locks.
+ * Writers lock an entry's dn2id record before its id2entry record (see {@link Writes}).
  */
 final class Entries {
+    /** What to do with each dn2id record of a subtree walk ({@link #forEachBelow}). */
+    @FunctionalInterface
+    interface RecordAction {
+        /** @return whether to delete this dn2id record */
+        boolean visit(byte[] key, long id) throws BackendException;
+    }
+
     static final String DN2ID = "dn2id";
     static final String ID2ENTRY = "id2entry";
 
@@ -47,14 +55,84 @@ final class Entries {
         return status == OperationStatus.SUCCESS ? codec.decode(data.getData()) : null;
     }
 
+    /**
+     * The entry whose DN has this dn2id key, or {@code null}. The two reads are not one snapshot: a rename
+     * committed between them leaves the id holding the entry under its new DN. The key had no entry by the
+     * time id2entry was read, so that is what is reported: a reader never sees a DN that disagrees with it.
+     */
+    Entry entryAt(byte[] key) throws BackendException {
+        long id = id(null, key);
+        Entry entry = id < 0 ? null : entry(null, id);
+        return entry != null && Arrays.equals(DnKeys.keyOfCanonical(entry.getName()), key) ? entry : null;
+    }
+
     /** Whether any key lies strictly inside the subtree of {@code key}. */
-    boolean hasChildren(byte[] key) {
-        try (Cursor cursor = dn2id.openCursor(null, CursorConfig.READ_COMMITTED)) {
+    boolean hasChildren(Transaction txn, byte[] key) {
+        try (Cursor cursor = dn2id.openCursor(txn, txn == null ? CursorConfig.READ_COMMITTED : null)) {
             DatabaseEntry found = new DatabaseEntry(DnKeys.childrenStart(key));
             DatabaseEntry data = new DatabaseEntry();
             data.setPartial(0, 0, true);
             return cursor.getSearchKeyRange(found, data, null) == OperationStatus.SUCCESS
                     && DnKeys.compare(found.getData(), DnKeys.subtreeEnd(key)) < 0;
+        }
+    }
+
+    /**
+     * The id under {@code key}, or -1, write-locked (RMW) until {@code txn} ends. Taking the write lock at
+     * once, rather than a read lock upgraded later, makes two writers of one entry queue here instead of
+     * deadlocking, and keeps readers from seeing the entry until the writer commits.
+     */
+    long lockId(Transaction txn, byte[] key) {
+        DatabaseEntry data = new DatabaseEntry();
+        OperationStatus status = dn2id.get(txn, new DatabaseEntry(key), data, LockMode.RMW);
+        return status == OperationStatus.SUCCESS ? Ids.of(data) : -1;
+    }
+
+    /** The entry with this id, write-locked until {@code txn} ends, or {@code null}. */
+    Entry lockEntry(Transaction txn, long id) throws BackendException {
+        DatabaseEntry data = new DatabaseEntry();
+        OperationStatus status = id2entry.get(txn, Ids.entry(id), data, LockMode.RMW);
+        return status == OperationStatus.SUCCESS ? codec.decode(data.getData()) : null;
+    }
+
+    /** Replaces the stored content of entry {@code id}. */
+    void replace(Transaction txn, long id, byte[] encoded) {
+        id2entry.put(txn, Ids.entry(id), new DatabaseEntry(encoded));
+    }
+
+    /** Points a new dn2id key at {@code id}; {@code false} (and nothing written) if the key is taken. */
+    boolean insertKey(Transaction txn, byte[] key, long id) {
+        return dn2id.putNoOverwrite(txn, new DatabaseEntry(key), Ids.entry(id)) == OperationStatus.SUCCESS;
+    }
+
+    void deleteKey(Transaction txn, byte[] key) {
+        dn2id.delete(txn, new DatabaseEntry(key));
+    }
+
+    void deleteEntry(Transaction txn, long id) {
+        id2entry.delete(txn, Ids.entry(id));
+    }
+
+    /**
+     * Calls {@code action} for every dn2id record strictly below {@code key}, in key order, each
+     * write-locked (RMW) as the walk reaches it, and deletes the records the action asks to. The caller
+     * holds the write lock on {@code key} itself. A concurrent add cannot slip in behind the walk: it must
+     * read-lock its parent, which is {@code key} or a record before its own key, so either it waits for this
+     * transaction or the walk waits at the parent for it to commit and then finds its record ahead. The
+     * action may write outside the range (a move's new keys) as the walk goes.
+     */
+    void forEachBelow(Transaction txn, byte[] key, RecordAction action) throws BackendException {
+        byte[] end = DnKeys.subtreeEnd(key);
+        try (Cursor cursor = dn2id.openCursor(txn, null)) {
+            DatabaseEntry found = new DatabaseEntry(DnKeys.childrenStart(key));
+            DatabaseEntry data = new DatabaseEntry();
+            OperationStatus status = cursor.getSearchKeyRange(found, data, LockMode.RMW);
+            while (status == OperationStatus.SUCCESS && DnKeys.compare(found.getData(), end) < 0) {
+                if (action.visit(found.getData(), Ids.of(data))) {
+                    cursor.delete();
+                }
+                status = cursor.getNext(found, data, LockMode.RMW);
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import com.sleepycat.je.Cursor;
 import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.Database;
 import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 
@@ -69,6 +70,25 @@ final class EqualityIndex {
         DatabaseEntry data = Ids.entry(id);
         for (ByteString key : keys) {
             db.put(txn, new DatabaseEntry(key.toByteArray()), data);
+        }
+    }
+
+    /**
+     * Removes {@code id} from each of {@code keys}. Only the one (key, id) pair goes: the key's other ids
+     * stay. A pair that is not there is skipped, since the goal (it is absent) already holds.
+     */
+    void delete(Transaction txn, Set<ByteString> keys, long id) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        DatabaseEntry data = Ids.entry(id);
+        try (Cursor cursor = db.openCursor(txn, null)) {
+            for (ByteString key : keys) {
+                if (cursor.getSearchBoth(new DatabaseEntry(key.toByteArray()), data, LockMode.RMW)
+                        == OperationStatus.SUCCESS) {
+                    cursor.delete();
+                }
+            }
         }
     }
 

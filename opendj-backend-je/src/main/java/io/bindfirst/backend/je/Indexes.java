@@ -135,6 +135,33 @@ final class Indexes {
         }
     }
 
+    /** Removes {@code id} from every index, under the keys {@link #keys} gave for its entry. */
+    void delete(Transaction txn, List<Set<ByteString>> keys, long id) {
+        for (int i = 0; i < all.size(); i++) {
+            all.get(i).delete(txn, keys.get(i), id);
+        }
+    }
+
+    /**
+     * Moves {@code id} from the keys of an entry's old content to those of its new content, touching only
+     * the keys that differ: a modify of one attribute leaves the other indexes' records (and locks) alone.
+     */
+    void update(Transaction txn, List<Set<ByteString>> before, List<Set<ByteString>> after, long id) {
+        for (int i = 0; i < all.size(); i++) {
+            Set<ByteString> removed = new HashSet<>(before.get(i));
+            removed.removeAll(after.get(i));
+            Set<ByteString> added = new HashSet<>(after.get(i));
+            added.removeAll(before.get(i));
+            all.get(i).delete(txn, removed, id);
+            all.get(i).insert(txn, added, id);
+        }
+    }
+
+    /** The index names, in the order of {@link #keys}' sets. */
+    List<String> names() {
+        return all.stream().map(EqualityIndex::name).toList();
+    }
+
     private static boolean isReady(JeStorage storage, Database meta, String dbName) throws BackendException {
         return storage.read(() -> meta.get(null, metaKey(dbName), new DatabaseEntry(), null)
                 == OperationStatus.SUCCESS);

@@ -21,9 +21,14 @@ import com.sleepycat.je.Transaction;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.backend.EntryUpdate;
 import io.bindfirst.server.backend.EntryVisitor;
 
-/** A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus equality indexes. */
+/**
+ * A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus equality indexes. Adds are
+ * here; modify, delete and rename are in {@link Writes}.
+ */
 final class JeBackend implements Backend {
     /** Entries per import transaction: large enough to amortize the commit fsync, small enough for locks. */
     static final int IMPORT_BATCH = 2_000;
@@ -41,6 +46,7 @@ final class JeBackend implements Backend {
     private final Entries entries;
     private final Indexes indexes;
     private final Search search;
+    private final Writes writes;
     private final AtomicLong nextId;
 
     private JeBackend(BackendConfig config, Schema schema, JeStorage storage) throws BackendException {
@@ -59,6 +65,7 @@ final class JeBackend implements Backend {
         this.entries = new Entries(dn2id, id2entry, codec);
         this.indexes = Indexes.open(storage, meta, id2entry, codec, config.equalityIndexes(), schema);
         this.search = new Search(storage, entries, keys, new IndexQuery(schema, indexes.byOid(), storage));
+        this.writes = new Writes(config.id(), baseDNs, keys, codec, storage, entries, indexes);
         this.nextId = new AtomicLong(storage.read(entries::lastId) + 1);
     }
 
@@ -81,10 +88,7 @@ final class JeBackend implements Backend {
     @Override
     public Entry getEntry(DN dn) throws BackendException {
         byte[] key = keys.key(dn);
-        return storage.read(() -> {
-            long id = entries.id(null, key);
-            return id < 0 ? null : entries.entry(null, id);
-        });
+        return storage.read(() -> entries.entryAt(key));
     }
 
     @Override
@@ -96,7 +100,7 @@ final class JeBackend implements Backend {
     @Override
     public boolean hasSubordinates(DN dn) throws BackendException {
         byte[] key = keys.key(dn);
-        return storage.read(() -> entries.hasChildren(key));
+        return storage.read(() -> entries.hasChildren(null, key));
     }
 
     @Override
@@ -111,6 +115,21 @@ final class JeBackend implements Backend {
             store(txn, prepared, null);
             return null;
         });
+    }
+
+    @Override
+    public EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException {
+        return writes.modify(dn, update);
+    }
+
+    @Override
+    public Entry deleteEntry(DN dn, boolean subtree) throws BackendException {
+        return writes.delete(dn, subtree);
+    }
+
+    @Override
+    public EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
+        return writes.rename(dn, newDN, update);
     }
 
     /**

@@ -17,7 +17,8 @@ import io.bindfirst.server.backend.EntryVisitor;
  * Runs searches: index candidates when the filter allows, else a walk of the scope's dn2id key range.
  * Entries are read in chunks, each in its own {@link JeStorage#read}, and handed to the visitor between
  * chunks: a retried chunk never delivers an entry twice, and no cursor stays open while the visitor works
- * (it may be writing to a slow client).
+ * (it may be writing to a slow client). A search is not a snapshot: an entry renamed while it runs is
+ * passed on under the DN id2entry holds when read, and only if that DN is in scope.
  */
 final class Search {
     private static final int CHUNK = 256;
@@ -45,9 +46,10 @@ final class Search {
             throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + requestedBase + " does not exist");
         }
         if (SearchScope.BASE_OBJECT.equals(scope)) {
+            // A rename may have moved the id's entry away since dn2id was read: visitAll drops it then.
             Entry entry = storage.read(() -> entries.entry(null, baseId));
             if (entry != null) {
-                visitor.visit(entry);
+                visitAll(List.of(entry), base, scope, visitor);
             }
             return;
         }

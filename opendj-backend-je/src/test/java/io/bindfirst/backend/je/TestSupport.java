@@ -83,6 +83,44 @@ final class TestSupport {
                 "givenName", "User", "mail", "user." + i + "@example.com", "description", "Test user " + i);
     }
 
+    /** A copy of {@code entry} (never changed itself) with {@code attribute} holding just {@code values}. */
+    static Entry with(Entry entry, String attribute, String... values) {
+        Entry copy = LinkedHashMapEntry.deepCopyOfEntry(entry); // the copy constructor shares attributes
+        AttributeDescription ad = AttributeDescription.valueOf(attribute, SCHEMA.asNonStrictSchema());
+        copy.replaceAttribute(new LinkedAttribute(ad, (Object[]) values));
+        return copy;
+    }
+
+    /** A copy of {@code entry} named {@code newDn}, its RDN attribute holding the new RDN value. */
+    static Entry renamed(Entry entry, String newDn) {
+        DN name = dn(newDn);
+        String rdnType = name.rdn().getFirstAVA().getAttributeType().getNameOrOID();
+        Entry copy = with(entry, rdnType, name.rdn().getFirstAVA().getAttributeValue().toString());
+        copy.setName(name);
+        return copy;
+    }
+
+    /**
+     * A branch for subtree tests, parents first: {@code ou=<name>,<parent>}, {@code teams} units below it
+     * and {@code perTeam} people in each (uid {@code <name>.<team>.<i>}, description "0").
+     */
+    static List<Entry> branch(String name, String parent, int teams, int perTeam) {
+        String base = "ou=" + name + "," + parent;
+        List<Entry> entries = new ArrayList<>();
+        entries.add(ou(base));
+        for (int t = 0; t < teams; t++) {
+            String team = "ou=Team" + t + "," + base;
+            entries.add(ou(team));
+            for (int i = 0; i < perTeam; i++) {
+                String uid = name + "." + t + "." + i;
+                entries.add(entry("uid=" + uid + "," + team, "objectClass", "top", "objectClass", "person",
+                        "objectClass", "organizationalPerson", "objectClass", "inetOrgPerson", "uid", uid,
+                        "cn", "Member " + uid, "sn", "Member", "mail", uid + "@example.com", "description", "0"));
+            }
+        }
+        return entries;
+    }
+
     /** The suffix, ou=People and ou=Groups. */
     static void addTree(Backend backend) throws BackendException {
         backend.addEntry(domain(SUFFIX));

@@ -48,6 +48,34 @@ public interface Backend extends AutoCloseable {
     void addEntry(Entry entry) throws BackendException;
 
     /**
+     * Replaces the entry {@code dn} with {@code update.apply(current)} in one transaction: read with a write
+     * lock, compute, store, update indexes, commit. The new entry must keep the DN.
+     *
+     * @throws BackendException {@code NO_SUCH_OBJECT} if there is no such entry, or what {@code update} threw
+     */
+    EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException;
+
+    /**
+     * Deletes the entry {@code dn}; with {@code subtree}, also every entry below it, in one transaction.
+     *
+     * @return the deleted entry {@code dn} itself
+     * @throws BackendException {@code NO_SUCH_OBJECT}; {@code NOT_ALLOWED_ON_NONLEAF} when it has children and
+     *         {@code subtree} is false
+     */
+    Entry deleteEntry(DN dn, boolean subtree) throws BackendException;
+
+    /**
+     * Moves the entry {@code dn} and its whole subtree to {@code newDN} in one transaction. The entry itself
+     * becomes {@code update.apply(current)}, whose name must be {@code newDN} (the caller adjusts RDN
+     * attribute values); every descendant keeps its content under its renamed DN.
+     *
+     * @throws BackendException {@code NO_SUCH_OBJECT} (entry or new parent missing), {@code ENTRY_ALREADY_EXISTS}
+     *         ({@code newDN} taken), {@code UNWILLING_TO_PERFORM} (new DN inside the moved subtree, or outside
+     *         this backend's base DNs), or what {@code update} threw
+     */
+    EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException;
+
+    /**
      * Loads many entries, parents before children, in large transactions: for the first start's
      * sample data and LDIF imports, where one transaction per entry would take minutes.
      *

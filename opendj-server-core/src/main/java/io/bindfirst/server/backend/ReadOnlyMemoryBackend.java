@@ -66,12 +66,31 @@ public final class ReadOnlyMemoryBackend implements Backend {
 
     @Override
     public void addEntry(Entry entry) throws BackendException {
-        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, baseDN + " is read-only");
+        throw readOnly();
+    }
+
+    @Override
+    public EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException {
+        throw readOnly();
+    }
+
+    @Override
+    public Entry deleteEntry(DN dn, boolean subtree) throws BackendException {
+        throw readOnly();
+    }
+
+    @Override
+    public EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
+        throw readOnly();
+    }
+
+    private BackendException readOnly() {
+        return new BackendException(ResultCode.UNWILLING_TO_PERFORM, baseDN + " is read-only");
     }
 
     @Override
     public long importEntries(Iterator<Entry> toImport) throws BackendException {
-        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, baseDN + " is read-only");
+        throw readOnly();
     }
 
     @Override
