@@ -1,0 +1,246 @@
+package io.bindfirst.server.core.write;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.forgerock.opendj.ldap.AVA;
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.schema.AttributeType;
+import org.forgerock.opendj.ldap.schema.ObjectClass;
+import org.forgerock.opendj.ldap.schema.ObjectClassType;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+/**
+ * Checks that an entry about to be stored (by an add, or as the result of a modify) conforms to the
+ * schema (RFC 4512 2.4, 2.5, 4.3; RFC 4511 4.6 and 4.7).
+ *
+ * <p>The SDK's {@code Schema.validateEntry} is not used: it reports every problem as a message without
+ * saying which rule was broken, and the rules map to different LDAP result codes. The checks, in the
+ * order they are made (the first failure is reported):
+ * <ol>
+ * <li>every attribute type is defined ({@code undefinedAttributeType}) and has a value
+ *     ({@code protocolError}: RFC 4511 4.7 requires at least one value per attribute of an add);</li>
+ * <li>there is an objectClass attribute, every class it names is defined, and the classes (with the
+ *     superclasses they imply, which need not be listed) hold exactly one structural chain
+ *     ({@code objectClassViolation});</li>
+ * <li>every value conforms to its attribute's syntax ({@code invalidAttributeSyntax});</li>
+ * <li>a SINGLE-VALUE attribute has one value ({@code constraintViolation}, the code RFC 4511 appendix A
+ *     names for exactly this case);</li>
+ * <li>the values of the RDN are present ({@code namingViolation}, as OpenLDAP answers): RFC 4511 4.7 says
+ *     clients MUST include them in an add. This check adds nothing; an add operation that supplies missing
+ *     RDN values on the client's behalf (as OpenDJ does) must do so before calling it. A modify that
+ *     removes them is refused earlier by {@link Modifications#apply}, with {@code notAllowedOnRDN};</li>
+ * <li>every MUST attribute of every class is present ({@code objectClassViolation}); an attribute with
+ *     options, or of a subtype, counts;</li>
+ * <li>every user attribute is allowed by some class, unless the entry is an {@code extensibleObject};
+ *     operational attributes are always allowed ({@code objectClassViolation}).</li>
+ * </ol>
+ * Not checked: NO-USER-MODIFICATION (the operations decide who may set such attributes), obsolete
+ * elements, DIT content rules, name forms and DIT structure rules (the server's schema files define none).
+ */
+public final class SchemaChecker {
+
+    private final Schema schema;
+    private final String prefix;
+
+    private SchemaChecker(Entry entry, Schema schema) {
+        this.schema = schema;
+        this.prefix = "Entry " + entry.getName() + " violates the schema: ";
+    }
+
+    /**
+     * Checks {@code entry} against {@code schema}; returns normally if it conforms.
+     *
+     * @throws WriteException with the result code of the first rule the entry breaks and a message naming
+     *         the attribute or object class
+     */
+    public static void check(Entry entry, Schema schema) throws WriteException {
+        Objects.requireNonNull(entry, "entry");
+        Objects.requireNonNull(schema, "schema");
+        new SchemaChecker(entry, schema).run(entry);
+    }
+
+    private void run(Entry original) throws WriteException {
+        Entry entry = resolved(original);
+        List<String> listedNames = new ArrayList<>();
+        Set<ObjectClass> classes = objectClasses(entry, listedNames);
+        checkOneStructuralChain(classes, listedNames);
+        for (Attribute attribute : entry.getAllAttributes()) {
+            checkSyntax(attribute);
+        }
+        for (Attribute attribute : entry.getAllAttributes()) {
+            checkSingleValued(attribute);
+        }
+        checkNamingValues(entry);
+        checkRequired(entry, classes);
+        checkAllowed(entry, classes, listedNames);
+    }
+
+    /** The entry with every description taken from the schema, so that types and matching rules are real. */
+    private Entry resolved(Entry original) throws WriteException {
+        Entry copy = new LinkedHashMapEntry(original.getName());
+        for (Attribute attribute : original.getAllAttributes()) {
+            AttributeDescription description = EntrySchema.resolve(attribute.getAttributeDescription(), schema);
+            if (description == null) {
+                throw fail(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, "attribute type '"
+                        + attribute.getAttributeDescriptionAsString() + "' is not defined in the schema");
+            }
+            if (attribute.isEmpty()) {
+                throw fail(ResultCode.PROTOCOL_ERROR, "attribute " + description + " has no values");
+            }
+            copy.addAttribute(new LinkedAttribute(description, attribute));
+        }
+        return copy;
+    }
+
+    /** The entry's object classes and all their superclasses, the listed ones first. */
+    private Set<ObjectClass> objectClasses(Entry entry, List<String> listedNames) throws WriteException {
+        Attribute objectClass = null;
+        for (Attribute attribute : entry.getAllAttributes()) {
+            AttributeDescription description = attribute.getAttributeDescription();
+            if (description.getAttributeType().isObjectClass() && !description.hasOptions()) {
+                objectClass = attribute;
+            }
+        }
+        if (objectClass == null) {
+            throw fail(ResultCode.OBJECTCLASS_VIOLATION, "it has no objectClass attribute");
+        }
+        Set<ObjectClass> classes = new LinkedHashSet<>();
+        for (ByteString value : objectClass) {
+            String name = value.toString();
+            ObjectClass oc = EntrySchema.objectClass(name, schema);
+            if (oc == null) {
+                throw fail(ResultCode.OBJECTCLASS_VIOLATION, "object class '" + name + "' is not defined in the schema");
+            }
+            listedNames.add(name);
+            classes.add(oc);
+        }
+        for (ObjectClass oc : new ArrayList<>(classes)) {
+            classes.addAll(superiors(oc));
+        }
+        return classes;
+    }
+
+    /**
+     * RFC 4512 2.4.2: an entry belongs to exactly one structural class, with its superclasses. So among the
+     * structural classes, exactly one must not be a superclass of another.
+     */
+    private void checkOneStructuralChain(Set<ObjectClass> classes, List<String> listedNames) throws WriteException {
+        List<ObjectClass> structural = classes.stream()
+                .filter(oc -> oc.getObjectClassType() == ObjectClassType.STRUCTURAL)
+                .collect(Collectors.toList());
+        List<ObjectClass> mostSpecific = new ArrayList<>();
+        for (ObjectClass candidate : structural) {
+            boolean isSuperclassOfAnother = structural.stream()
+                    .anyMatch(other -> other != candidate && superiors(other).contains(candidate));
+            if (!isSuperclassOfAnother) {
+                mostSpecific.add(candidate);
+            }
+        }
+        if (mostSpecific.isEmpty()) {
+            throw fail(ResultCode.OBJECTCLASS_VIOLATION, "it has no structural object class (its object classes are "
+                    + String.join(", ", listedNames) + ")");
+        }
+        if (mostSpecific.size() > 1) {
+            throw fail(ResultCode.OBJECTCLASS_VIOLATION, "its structural object classes "
+                    + mostSpecific.stream().map(ObjectClass::getNameOrOID).collect(Collectors.joining(" and "))
+                    + " are unrelated; an entry has exactly one structural object class, with its superclasses");
+        }
+    }
+
+    private void checkSyntax(Attribute attribute) throws WriteException {
+        for (ByteString value : attribute) {
+            String problem = EntrySchema.syntaxProblem(attribute.getAttributeDescription(), value);
+            if (problem != null) {
+                throw fail(ResultCode.INVALID_ATTRIBUTE_SYNTAX, problem);
+            }
+        }
+    }
+
+    private void checkSingleValued(Attribute attribute) throws WriteException {
+        AttributeDescription description = attribute.getAttributeDescription();
+        if (description.getAttributeType().isSingleValue() && attribute.size() > 1) {
+            throw fail(ResultCode.CONSTRAINT_VIOLATION, "attribute " + description
+                    + " is single-valued (SINGLE-VALUE) but has " + attribute.size() + " values");
+        }
+    }
+
+    private void checkNamingValues(Entry entry) throws WriteException {
+        if (entry.getName().isRootDN()) {
+            return;
+        }
+        for (AVA ava : entry.getName().rdn()) {
+            if (!EntrySchema.hasRdnValue(entry, ava, schema)) {
+                throw fail(ResultCode.NAMING_VIOLATION, EntrySchema.show(ava.getAttributeType(), ava.getAttributeValue())
+                        + " of naming attribute " + ava.getAttributeName()
+                        + " is not present in the entry (the values of the RDN must be)");
+            }
+        }
+    }
+
+    private void checkRequired(Entry entry, Set<ObjectClass> classes) throws WriteException {
+        for (ObjectClass oc : classes) {
+            // Declared, not inherited, attributes: the message then names the class that requires it.
+            for (AttributeType required : oc.getDeclaredRequiredAttributes()) {
+                if (!hasAttributeOfType(entry, required)) {
+                    throw fail(ResultCode.OBJECTCLASS_VIOLATION, "required attribute " + required.getNameOrOID()
+                            + " is missing (objectClass " + oc.getNameOrOID() + ")");
+                }
+            }
+        }
+    }
+
+    private void checkAllowed(Entry entry, Set<ObjectClass> classes, List<String> listedNames) throws WriteException {
+        if (classes.stream().anyMatch(ObjectClass::isExtensible)) {
+            // RFC 4512 4.3: extensibleObject allows any user attribute. (The SDK's extensibleObject also
+            // reports every type as optional; this does not rely on that.)
+            return;
+        }
+        for (Attribute attribute : entry.getAllAttributes()) {
+            AttributeType type = attribute.getAttributeDescription().getAttributeType();
+            if (type.isOperational()) {
+                continue;
+            }
+            if (classes.stream().noneMatch(oc -> oc.isRequiredOrOptional(type))) {
+                throw fail(ResultCode.OBJECTCLASS_VIOLATION, "attribute " + attribute.getAttributeDescription()
+                        + " is not allowed by its object classes (" + String.join(", ", listedNames) + ")");
+            }
+        }
+    }
+
+    private static boolean hasAttributeOfType(Entry entry, AttributeType required) {
+        for (Attribute attribute : entry.getAllAttributes()) {
+            if (attribute.getAttributeDescription().getAttributeType().isSubTypeOf(required)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** All superclasses of {@code oc}, transitively. */
+    private static Set<ObjectClass> superiors(ObjectClass oc) {
+        Set<ObjectClass> result = new LinkedHashSet<>();
+        List<ObjectClass> pending = new ArrayList<>(oc.getSuperiorClasses());
+        while (!pending.isEmpty()) {
+            ObjectClass next = pending.remove(0);
+            if (result.add(next)) {
+                pending.addAll(next.getSuperiorClasses());
+            }
+        }
+        return result;
+    }
+
+    private WriteException fail(ResultCode code, String reason) {
+        return new WriteException(code, prefix + reason);
+    }
+}
