@@ -14,8 +14,10 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.RootUsers;
+import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
@@ -27,6 +29,8 @@ import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
 import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.net.LdapConnectionHandler;
+import io.bindfirst.server.plugin.Plugin;
+import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.pwd.PasswordStorageScheme;
 import io.bindfirst.server.schema.SchemaLoadException;
@@ -89,13 +93,14 @@ public final class DirectoryServer implements AutoCloseable {
             if (config.accessLog() != null) {
                 accessLog = new FileAccessLog(config.accessLog(), 65_536);
             }
-            ServerContext ctx = new ServerContext(config, schema, backends, schemes, rootUsers,
-                    new AuthenticatedUsers<ClientConnection>(), accessLog,
-                    new VirtualEntries(schema, backends.namingContexts()));
+            ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
+                    new AuthenticatedUsers<ClientConnection>(), new WriteEpoch(), new AccessPolicy(), accessLog,
+                    new VirtualEntries(schema, backends.namingContexts()), new PluginInvoker(List.of()));
+            ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             workQueue = new WorkerPool(config.workQueue().workerThreads(), config.workQueue().capacity());
             LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue);
             return new DirectoryServer(ctx, workQueue, handler);
-        } catch (IOException | BackendException | RuntimeException e) {
+        } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
             if (workQueue != null) {
                 workQueue.close();
             }
@@ -106,6 +111,22 @@ public final class DirectoryServer implements AutoCloseable {
                     ? "Cannot listen on " + where + ": " + e.getMessage() : e.getMessage();
             throw new ServerStartException(msg, e);
         }
+    }
+
+    /** Builds each configured plugin with its public constructor taking the {@link ServerContext}. */
+    private static List<Plugin> plugins(ServerConfig config, ServerContext context) throws ServerStartException {
+        List<Plugin> out = new ArrayList<>();
+        for (ServerConfig.PluginConfig pc : config.plugins()) {
+            try {
+                Class<? extends Plugin> type = Class.forName(pc.className()).asSubclass(Plugin.class);
+                out.add(type.getConstructor(ServerContext.class).newInstance(context));
+            } catch (ReflectiveOperationException | ClassCastException e) {
+                throw new ServerStartException(pc.entry() + ": ds-cfg-java-class: cannot create plugin '"
+                        + pc.className() + "' (" + e.getClass().getSimpleName() + "); it must implement "
+                        + Plugin.class.getName() + " with a public constructor taking a ServerContext", e);
+            }
+        }
+        return out;
     }
 
     private static void checkListenerIsSafe(ServerConfig config, RootUsers rootUsers, PasswordSchemes schemes)

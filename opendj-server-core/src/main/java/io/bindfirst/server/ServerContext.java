@@ -2,12 +2,15 @@ package io.bindfirst.server;
 
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.RootUsers;
+import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -17,5 +20,12 @@ import io.bindfirst.server.virtual.VirtualEntries;
  */
 public record ServerContext(ServerConfig config, Schema schema, Backends backends, PasswordSchemes passwordSchemes,
                             RootUsers rootUsers, AuthenticatedUsers<ClientConnection> authenticatedUsers,
-                            AccessLog accessLog, VirtualEntries virtualEntries) {
+                            WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
+                            VirtualEntries virtualEntries, PluginInvoker plugins) {
+
+    /** The same context with these plugins: built after the plugins, which are themselves given a context. */
+    public ServerContext withPlugins(PluginInvoker newPlugins) {
+        return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
+                writeEpoch, accessPolicy, accessLog, virtualEntries, newPlugins);
+    }
 }

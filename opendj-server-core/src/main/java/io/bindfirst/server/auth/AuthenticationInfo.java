@@ -1,25 +1,37 @@
 package io.bindfirst.server.auth;
 
+import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
 
 /**
- * Who a connection is authenticated as. Immutable: a connection swaps its reference atomically, so
- * readers on other threads (WhoAmI, search access checks, post-response plugins) never see half a bind.
+ * Who a connection is authenticated as, and what follows from the entry for its operations. Immutable:
+ * a connection swaps its reference atomically, so readers on other threads (WhoAmI, searches, the
+ * post-response plugin that refreshes it after a modify) never see half a bind.
  *
  * @param authenticationDN the entry the client bound as, or {@code null} when anonymous
- * @param root whether that entry is a root user (server-wide limits and access do not apply)
+ * @param root whether that entry is a root user (server-wide limits and access rules do not apply)
+ * @param sizeLimit the entry's own search size limit ({@code ds-rlim-size-limit}), or -1 for the server's
+ * @param timeLimitSeconds the entry's own search time limit ({@code ds-rlim-time-limit}), or -1
  */
-public record AuthenticationInfo(DN authenticationDN, boolean root) {
+public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds) {
 
     /** The state of every new connection and of every connection whose bind failed (RFC 4513 4). */
-    public static final AuthenticationInfo ANONYMOUS = new AuthenticationInfo(null, false);
+    public static final AuthenticationInfo ANONYMOUS = new AuthenticationInfo(null, false, -1, -1);
 
-    public static AuthenticationInfo user(DN dn) {
-        return new AuthenticationInfo(dn, false);
+    /** A user bound as {@code entry}, with the per-user limits the entry carries. */
+    public static AuthenticationInfo user(Entry entry) {
+        return new AuthenticationInfo(entry.getName(), false, limit(entry, "ds-rlim-size-limit"),
+                limit(entry, "ds-rlim-time-limit"));
     }
 
     public static AuthenticationInfo rootUser(DN dn) {
-        return new AuthenticationInfo(dn, true);
+        return new AuthenticationInfo(dn, true, -1, -1);
+    }
+
+    /** The same identity under a new DN, after its entry (or an ancestor) was renamed. */
+    public AuthenticationInfo withDN(DN newDN) {
+        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds);
     }
 
     public boolean isAnonymous() {
@@ -29,5 +41,23 @@ public record AuthenticationInfo(DN authenticationDN, boolean root) {
     /** The authorization identity as RFC 4532 WhoAmI answers it: {@code dn:...}, or empty when anonymous. */
     public String authzId() {
         return authenticationDN == null ? "" : "dn:" + authenticationDN;
+    }
+
+    /** Whether the entry says the account is disabled ({@code ds-pwp-account-disabled: TRUE}). */
+    public static boolean isDisabled(Entry entry) {
+        Attribute a = entry.getAttribute("ds-pwp-account-disabled");
+        return a != null && !a.isEmpty() && "true".equalsIgnoreCase(a.firstValueAsString());
+    }
+
+    private static int limit(Entry entry, String attribute) {
+        Attribute a = entry.getAttribute(attribute);
+        if (a == null || a.isEmpty()) {
+            return -1;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(a.firstValueAsString().trim()));
+        } catch (NumberFormatException e) {
+            return -1; // the schema checks the syntax on write; an old bad value falls back to the server's
+        }
     }
 }

@@ -35,6 +35,9 @@ public final class ConfigLoader {
     static final DN ROOT_DNS = DN.valueOf("cn=Root DNs,cn=config");
     static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
     static final DN ACCESS_LOGGER = DN.valueOf("cn=File-Based Access Logger,cn=Loggers,cn=config");
+    static final DN PLUGINS = DN.valueOf("cn=Plugins,cn=config");
+    /** Keeps connections' identities true; without it a deleted user could stay bound. */
+    static final String REQUIRED_PLUGIN = "io.bindfirst.server.auth.AuthenticatedUsersPlugin";
 
     private final Map<DN, Entry> entries;
     private final Path instanceRoot;
@@ -102,9 +105,20 @@ public final class ConfigLoader {
         List<ServerConfig.RootUser> rootUsers = new ArrayList<>();
         List<BackendConfig> backends = new ArrayList<>();
         Map<String, Integer> samples = new HashMap<>();
+        List<ServerConfig.PluginConfig> plugins = new ArrayList<>();
         for (Entry e : entries.values()) {
             DN dn = e.getName();
-            if (dn.isChildOf(ROOT_DNS)) {
+            if (dn.isChildOf(PLUGINS)) {
+                String className = requiredString(e, "ds-cfg-java-class");
+                boolean enabled = bool(e, "ds-cfg-enabled", true);
+                if (className.equals(REQUIRED_PLUGIN) && !enabled) {
+                    throw new ConfigException(dn + ": ds-cfg-enabled: this plugin keeps authenticated "
+                            + "connections true when entries change and cannot be disabled");
+                }
+                if (enabled) {
+                    plugins.add(new ServerConfig.PluginConfig(dn, className));
+                }
+            } else if (dn.isChildOf(ROOT_DNS)) {
                 rootUsers.add(rootUser(e));
             } else if (dn.isChildOf(BACKENDS) && bool(e, "ds-cfg-enabled", true)) {
                 BackendConfig b = backend(e);
@@ -116,6 +130,10 @@ public final class ConfigLoader {
             throw new ConfigException(ROOT_DNS + ": no root user is configured below it");
         }
         checkDistinctBaseDNs(backends);
+        if (plugins.stream().noneMatch(p -> p.className().equals(REQUIRED_PLUGIN))) {
+            throw new ConfigException(PLUGINS + ": the plugin " + REQUIRED_PLUGIN + " must be configured: it "
+                    + "keeps authenticated connections true when entries change");
+        }
 
         Path accessLog = null;
         Entry logger = entries.get(ACCESS_LOGGER);
@@ -123,7 +141,7 @@ public final class ConfigLoader {
             accessLog = path(logger, "ds-cfg-log-file", "logs/access");
         }
         return new ServerConfig(instanceRoot, schemaDir, listener, limits, workQueue, passwords, rootUsers,
-                backends, samples, accessLog, List.copyOf(entries.values()));
+                backends, samples, plugins, accessLog, List.copyOf(entries.values()));
     }
 
     private ServerConfig.RootUser rootUser(Entry e) throws ConfigException {

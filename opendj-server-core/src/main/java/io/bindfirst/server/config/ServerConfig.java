@@ -24,19 +24,25 @@ import io.bindfirst.server.backend.BackendConfig;
  * @param rootUsers the root users, with their hashed passwords
  * @param backends the enabled user-data backends
  * @param sampleEntries per backend id, how many sample users to create on a first start
+ * @param plugins the enabled plugins, in configuration order
  * @param accessLog the access log file, or {@code null} when disabled
  * @param entries the configuration entries as read, served read-only under {@code cn=config}
  */
 public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Limits limits,
                            WorkQueue workQueue, Passwords passwords, List<RootUser> rootUsers,
-                           List<BackendConfig> backends, Map<String, Integer> sampleEntries, Path accessLog,
-                           List<Entry> entries) {
+                           List<BackendConfig> backends, Map<String, Integer> sampleEntries,
+                           List<PluginConfig> plugins, Path accessLog, List<Entry> entries) {
 
     public ServerConfig {
         rootUsers = List.copyOf(rootUsers);
         backends = List.copyOf(backends);
         sampleEntries = Map.copyOf(sampleEntries);
+        plugins = List.copyOf(plugins);
         entries = List.copyOf(entries);
+    }
+
+    /** @param entry the plugin's configuration entry (named in errors); @param className its class */
+    public record PluginConfig(DN entry, String className) {
     }
 
     /**
@@ -75,7 +81,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
     public ServerConfig withListener(Listener newListener) {
         return new ServerConfig(instanceRoot, schemaDirectory, newListener, limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withListenPort(int port) {
@@ -85,16 +91,16 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
     public ServerConfig withLimits(Limits newLimits) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, newLimits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withWorkQueue(WorkQueue newWorkQueue) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, newWorkQueue, passwords,
-                rootUsers, backends, sampleEntries, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withSampleEntries(Map<String, Integer> newSampleEntries) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
-                rootUsers, backends, newSampleEntries, accessLog, entries);
+                rootUsers, backends, newSampleEntries, plugins, accessLog, entries);
     }
 }

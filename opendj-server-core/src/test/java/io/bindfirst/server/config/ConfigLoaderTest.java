@@ -117,6 +117,25 @@ public class ConfigLoaderTest {
     }
 
     @Test
+    public void theAuthenticatedUsersPluginIsConfiguredAndCannotBeDisabled() throws Exception {
+        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        assertEquals(c.plugins().get(0).className(), "io.bindfirst.server.auth.AuthenticatedUsersPlugin");
+        String text = Files.readString(SHIPPED);
+        int at = text.indexOf("dn: cn=Authenticated Users,cn=Plugins,cn=config");
+        Path dir = Files.createTempDirectory("config-test");
+        Files.writeString(dir.resolve("config.ldif"),
+                text.substring(0, at) + text.substring(at).replaceFirst("ds-cfg-enabled: true", "ds-cfg-enabled: false"));
+        ConfigException disabled = expectThrows(ConfigException.class,
+                () -> ConfigLoader.load(dir.resolve("config.ldif"), dir));
+        assertTrue(disabled.getMessage().contains("cn=Authenticated Users,cn=Plugins,cn=config: ds-cfg-enabled"),
+                disabled.getMessage());
+        ConfigException missing = expectThrows(ConfigException.class, () -> loadEdited(
+                "ds-cfg-java-class: io.bindfirst.server.auth.AuthenticatedUsersPlugin",
+                "ds-cfg-java-class: com.example.Other"));
+        assertTrue(missing.getMessage().contains("must be configured"), missing.getMessage());
+    }
+
+    @Test
     public void disabledAccessLog() throws Exception {
         String text = Files.readString(SHIPPED);
         int at = text.indexOf("dn: cn=File-Based Access Logger");

@@ -1,0 +1,107 @@
+package io.bindfirst.server.auth;
+
+import java.util.Map;
+import java.util.Set;
+
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.CompletedOperationView;
+import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.plugin.Plugin;
+import io.bindfirst.server.plugin.PluginPhase;
+
+/**
+ * Keeps every connection's identity true when the directory changes under it:
+ * <ul>
+ * <li>modify of E: each connection bound as E gets an {@link AuthenticationInfo} built from the new entry
+ * (its limits); if the modify disabled the account, those connections are disconnected;</li>
+ * <li>delete of E (or an ancestor): every connection bound at or below E is deregistered and disconnected
+ * with a notice of disconnection;</li>
+ * <li>modify DN of E (or an ancestor): every connection bound at or below E is re-keyed to its new DN, so
+ * WhoAmI answers the new DN right after the rename's response.</li>
+ * </ul>
+ * Not ADD: a new entry has no connection bound to it, since a bind can succeed only once the add has
+ * committed. Not Password Modify: it changes no DN, limit or account state. The race with a bind that is
+ * still running is closed on the bind's side ({@link WriteEpoch}). Snapshots are iterated, never live sets.
+ */
+public final class AuthenticatedUsersPlugin implements Plugin {
+    private static final Set<Subscription> SUBSCRIPTIONS = Set.of(
+            new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY),
+            new Subscription(PluginPhase.POST_RESPONSE, OperationType.DELETE),
+            new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY_DN));
+
+    private final AuthenticatedUsers<ClientConnection> users;
+
+    public AuthenticatedUsersPlugin(ServerContext server) {
+        this.users = server.authenticatedUsers();
+    }
+
+    @Override
+    public Set<Subscription> subscriptions() {
+        return SUBSCRIPTIONS;
+    }
+
+    @Override
+    public void postResponse(CompletedOperationView op) {
+        if (op.resultCode() != ResultCode.SUCCESS || op.change().isEmpty()) {
+            return;
+        }
+        EntryChange change = op.change().get();
+        switch (op.operationType()) {
+            case MODIFY: modified(change.after()); break;
+            case DELETE: deleted(change.before().getName()); break;
+            case MODIFY_DN: renamed(change.before().getName(), change.after().getName()); break;
+            default: break;
+        }
+    }
+
+    private void modified(Entry entry) {
+        DN dn = entry.getName();
+        boolean disabled = AuthenticationInfo.isDisabled(entry);
+        AuthenticationInfo refreshed = AuthenticationInfo.user(entry);
+        for (ClientConnection c : users.connectionsOf(dn)) {
+            if (disabled) {
+                users.remove(dn, c);
+                c.disconnect(ResultCode.OTHER, "The account " + dn + " has been disabled");
+            } else {
+                c.replaceAuthentication(dn, refreshed);
+            }
+        }
+    }
+
+    private void deleted(DN base) {
+        for (Map.Entry<DN, ClientConnection> e : users.connectionsAtOrBelow(base)) {
+            users.remove(e.getKey(), e.getValue());
+            e.getValue().disconnect(ResultCode.OTHER, "The entry " + e.getKey() + " has been deleted");
+        }
+    }
+
+    private void renamed(DN oldBase, DN newBase) {
+        for (Map.Entry<DN, ClientConnection> e : users.connectionsAtOrBelow(oldBase)) {
+            DN oldDN = e.getKey();
+            DN newDN = oldDN.rename(oldBase, newBase);
+            ClientConnection c = e.getValue();
+            // Register under the new DN before dropping the old one, so the connection is never missing
+            // from the registry; if it re-bound meanwhile, its new bind owns its registration.
+            users.put(newDN, c);
+            AuthenticationInfo current = c.authentication();
+            boolean moved = c.replaceAuthentication(oldDN, current.withDN(newDN));
+            users.remove(oldDN, c);
+            if (!moved) {
+                AuthenticationInfo now = c.authentication();
+                if (now.isAnonymous() || !newDN.equals(now.authenticationDN())) {
+                    users.remove(newDN, c);
+                }
+            }
+            // A connection that closed meanwhile may have deregistered only its old DN.
+            if (c.isClosed()) {
+                users.remove(newDN, c);
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.bindfirst.server.auth;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counts committed writes, so a bind can tell cheaply whether its entry may have changed while it was
+ * verifying the password (the race of issue #3: a bind against a delete or rename of its own entry).
+ *
+ * <p>The protocol: a writer commits, then {@link #advance()}, then its post-response plugin scans
+ * {@link AuthenticatedUsers}. A bind reads {@link #current()} before reading its entry, registers, then
+ * reads it again. If unchanged, the bind registered before the advance, so the writer's later scan finds
+ * it; if changed, the bind re-reads its entry (which then shows the commit) and fails if it is gone.
+ * Either way no connection stays bound to a deleted or renamed entry, and the common bind pays two
+ * volatile reads instead of a second backend read.
+ */
+public final class WriteEpoch {
+    private final AtomicLong epoch = new AtomicLong();
+
+    public long current() {
+        return epoch.get();
+    }
+
+    /** Called by every write right after its commit, before its response and post-response plugins. */
+    public void advance() {
+        epoch.incrementAndGet();
+    }
+}
