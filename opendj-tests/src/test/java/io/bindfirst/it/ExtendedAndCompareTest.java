@@ -79,15 +79,4 @@ public class ExtendedAndCompareTest {
             return e.getResultCode();
         }
     }
-
-    @Test
-    public void writesAreRefusedCleanlyUntilSupported() throws Exception {
-        try (LDAPConnection c = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
-            LDAPException e = org.testng.Assert.expectThrows(LDAPException.class,
-                    () -> c.delete(TestServer.user(19)));
-            assertEquals(e.getResultCode(), ResultCode.UNWILLING_TO_PERFORM);
-            assertTrue(c.isConnected());
-            assertEquals(c.getEntry(TestServer.user(19)).getDN(), TestServer.user(19));
-        }
-    }
 }

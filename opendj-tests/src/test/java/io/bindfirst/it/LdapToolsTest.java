@@ -4,15 +4,9 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-import org.testng.SkipException;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -27,14 +21,7 @@ public class LdapToolsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        boolean present = Files.isExecutable(Path.of("/usr/bin/ldapwhoami"))
-                && Files.isExecutable(Path.of("/usr/bin/ldapsearch"));
-        if (!present) {
-            if (Boolean.getBoolean("ldap.tools.required")) {
-                throw new AssertionError("ldapwhoami/ldapsearch (ldap-utils) are required but not installed");
-            }
-            throw new SkipException("ldap-utils is not installed");
-        }
+        LdapTools.require("ldapwhoami", "ldapsearch");
         server = TestServer.start(100);
         url = "ldap://127.0.0.1:" + server.port();
     }
@@ -46,85 +33,74 @@ public class LdapToolsTest {
         }
     }
 
-    /** Runs a tool with a time bound; returns exit code, stdout+stderr. */
-    private static Run run(String... command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().put("LDAPNOINIT", "1");
-        Process p = pb.start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + String.join(" ", command));
-        }
-        return new Run(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    }
-
-    private record Run(int exit, String output) {
+    private static LdapTools.Run run(String... command) throws Exception {
+        return LdapTools.run(command);
     }
 
     @Test
     public void ldapwhoamiPrintsTheDn() throws Exception {
-        Run r = run("ldapwhoami", "-x", "-H", url, "-D", TestServer.user(1), "-w", "password");
-        assertEquals(r.exit, 0, r.output);
-        assertEquals(r.output.trim(), "dn:" + TestServer.user(1));
+        LdapTools.Run r = run("ldapwhoami", "-x", "-H", url, "-D", TestServer.user(1), "-w", "password");
+        assertEquals(r.exit(), 0, r.output());
+        assertEquals(r.output().trim(), "dn:" + TestServer.user(1));
     }
 
     @Test
     public void wrongPasswordAndUnknownDnAreInvalidCredentials() throws Exception {
-        Run wrong = run("ldapwhoami", "-x", "-H", url, "-D", TestServer.user(1), "-w", "nope");
-        Run unknown = run("ldapwhoami", "-x", "-H", url, "-D", "uid=ghost,ou=People,dc=example,dc=com",
+        LdapTools.Run wrong = run("ldapwhoami", "-x", "-H", url, "-D", TestServer.user(1), "-w", "nope");
+        LdapTools.Run unknown = run("ldapwhoami", "-x", "-H", url, "-D", "uid=ghost,ou=People,dc=example,dc=com",
                 "-w", "password");
-        assertEquals(wrong.exit, 49, wrong.output);
-        assertEquals(unknown.exit, 49, unknown.output);
-        assertTrue(wrong.output.contains("Invalid credentials (49)"), wrong.output);
-        assertEquals(unknown.output, wrong.output);
+        assertEquals(wrong.exit(), 49, wrong.output());
+        assertEquals(unknown.exit(), 49, unknown.output());
+        assertTrue(wrong.output().contains("Invalid credentials (49)"), wrong.output());
+        assertEquals(unknown.output(), wrong.output());
     }
 
     @Test
     public void emptyPasswordIsUnwillingToPerform() throws Exception {
-        Run r = run("ldapwhoami", "-x", "-H", url, "-D", TestServer.user(1), "-w", "");
-        assertEquals(r.exit, 53, r.output);
-        assertTrue(r.output.contains("Server is unwilling to perform (53)"), r.output);
+        LdapTools.Run r = run("ldapwhoami", "-x", "-H", url, "-D", TestServer.user(1), "-w", "");
+        assertEquals(r.exit(), 53, r.output());
+        assertTrue(r.output().contains("Server is unwilling to perform (53)"), r.output());
     }
 
     @Test
     public void anonymousWhoami() throws Exception {
-        Run r = run("ldapwhoami", "-x", "-H", url);
-        assertEquals(r.exit, 0, r.output);
-        assertEquals(r.output.trim(), "anonymous");
+        LdapTools.Run r = run("ldapwhoami", "-x", "-H", url);
+        assertEquals(r.exit(), 0, r.output());
+        assertEquals(r.output().trim(), "anonymous");
     }
 
     @Test
     public void ldapsearchFindsTheUserWithoutPassword() throws Exception {
-        Run r = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", "dc=example,dc=com", "(uid=user.42)");
-        assertEquals(r.exit, 0, r.output);
-        assertTrue(r.output.startsWith("dn: " + TestServer.user(42)), r.output);
-        assertTrue(r.output.contains("mail: user.42@example.com"), r.output);
-        assertFalse(r.output.toLowerCase().contains("userpassword"), r.output);
-        assertEquals(count(r.output, "\ndn: ") + (r.output.startsWith("dn: ") ? 1 : 0), 1, r.output);
+        LdapTools.Run r = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", "dc=example,dc=com", "(uid=user.42)");
+        assertEquals(r.exit(), 0, r.output());
+        assertTrue(r.output().startsWith("dn: " + TestServer.user(42)), r.output());
+        assertTrue(r.output().contains("mail: user.42@example.com"), r.output());
+        assertFalse(r.output().toLowerCase().contains("userpassword"), r.output());
+        assertEquals(count(r.output(), "\ndn: ") + (r.output().startsWith("dn: ") ? 1 : 0), 1, r.output());
     }
 
     @Test
     public void ldapsearchRootDse() throws Exception {
-        Run r = run("ldapsearch", "-x", "-LLL", "-H", url, "-s", "base", "-b", "", "+");
-        assertEquals(r.exit, 0, r.output);
+        LdapTools.Run r = run("ldapsearch", "-x", "-LLL", "-H", url, "-s", "base", "-b", "", "+");
+        assertEquals(r.exit(), 0, r.output());
         for (String want : List.of("namingContexts: dc=example,dc=com", "supportedLDAPVersion: 3",
                 "supportedExtension: 1.3.6.1.4.1.4203.1.11.3", "supportedControl:", "vendorName:",
                 "vendorVersion:", "subschemaSubentry: cn=schema")) {
-            assertTrue(r.output.contains(want), want + " missing from:\n" + r.output);
+            assertTrue(r.output().contains(want), want + " missing from:\n" + r.output());
         }
     }
 
     @Test
     public void ldapsearchSizeLimitAndSchema() throws Exception {
-        Run limited = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", TestServer.PEOPLE, "-z", "3",
+        LdapTools.Run limited = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", TestServer.PEOPLE, "-z", "3",
                 "(objectClass=person)", "1.1");
-        assertEquals(limited.exit, 4, limited.output);
-        assertEquals(count(limited.output, "dn: "), 3, limited.output);
-        assertTrue(limited.output.contains("Size limit exceeded (4)"), limited.output);
+        assertEquals(limited.exit(), 4, limited.output());
+        assertEquals(count(limited.output(), "dn: "), 3, limited.output());
+        assertTrue(limited.output().contains("Size limit exceeded (4)"), limited.output());
 
-        Run schema = run("ldapsearch", "-x", "-LLL", "-H", url, "-s", "base", "-b", "cn=schema", "objectClasses");
-        assertEquals(schema.exit, 0, schema.output);
-        assertTrue(schema.output.contains("NAME 'inetOrgPerson'"), "inetOrgPerson missing");
+        LdapTools.Run schema = run("ldapsearch", "-x", "-LLL", "-H", url, "-s", "base", "-b", "cn=schema", "objectClasses");
+        assertEquals(schema.exit(), 0, schema.output());
+        assertTrue(schema.output().contains("NAME 'inetOrgPerson'"), "inetOrgPerson missing");
     }
 
     @Test
@@ -132,9 +108,9 @@ public class LdapToolsTest {
         List<String> cmd = new ArrayList<>(List.of("ldapsearch", "-x", "-LLL", "-H", url, "-D",
                 TestServer.ROOT_DN, "-w", TestServer.ROOT_PASSWORD, "-b", TestServer.user(5), "-s", "base",
                 "userPassword"));
-        Run r = run(cmd.toArray(String[]::new));
-        assertEquals(r.exit, 0, r.output);
-        assertTrue(r.output.contains("userPassword:: "), r.output);
+        LdapTools.Run r = run(cmd.toArray(String[]::new));
+        assertEquals(r.exit(), 0, r.output());
+        assertTrue(r.output().contains("userPassword:: "), r.output());
     }
 
     private static int count(String s, String needle) {

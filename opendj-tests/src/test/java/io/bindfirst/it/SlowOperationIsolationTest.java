@@ -27,7 +27,7 @@ public class SlowOperationIsolationTest {
     private static final String SLOW_ROOT = "cn=Slow Root,cn=Root DNs,cn=config";
 
     /** OpenDJ's {PBKDF2-HMAC-SHA256} layout: iterations ':' base64(32-byte hash + 16-byte salt). */
-    private static String pbkdf2(String password, int iterations) throws Exception {
+    static String pbkdf2(String password, int iterations) throws Exception {
         byte[] salt = new byte[16];
         new SecureRandom().nextBytes(salt);
         byte[] hash = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")

@@ -14,6 +14,8 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackendProvider;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.backend.EntryUpdate;
 import io.bindfirst.server.backend.EntryVisitor;
 
 /**
@@ -69,6 +71,21 @@ public final class SlowSearchBackendProvider implements BackendProvider {
             @Override
             public void addEntry(Entry entry) throws BackendException {
                 je.addEntry(entry);
+            }
+
+            @Override
+            public EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException {
+                return je.modifyEntry(dn, update);
+            }
+
+            @Override
+            public Entry deleteEntry(DN dn, boolean subtree) throws BackendException {
+                return je.deleteEntry(dn, subtree);
+            }
+
+            @Override
+            public EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
+                return je.renameEntry(dn, newDN, update);
             }
 
             @Override

@@ -23,6 +23,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -38,6 +39,7 @@ public final class BindOperation extends Operation {
     private final int version;
     private final GenericBindRequest request;
     private boolean wantsAuthzId;
+    private DN bindDN;
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
 
     public BindOperation(ServerContext server, ClientConnection connection, int messageId, int version,
@@ -54,7 +56,7 @@ public final class BindOperation extends Operation {
 
     @Override
     protected boolean understands(String oid) {
-        return VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(oid);
+        return VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(oid) || super.understands(oid);
     }
 
     /** RFC 4513 4: whatever its outcome, a bind ends the previous authentication. */
@@ -94,6 +96,7 @@ public final class BindOperation extends Operation {
         } catch (LocalizedIllegalArgumentException e) {
             return errorResult(ResultCode.INVALID_DN_SYNTAX, "The bind DN is not a valid DN");
         }
+        bindDN = dn;
 
         ServerConfig.RootUser root = server.rootUsers().find(dn);
         if (root != null) {
@@ -104,16 +107,34 @@ public final class BindOperation extends Operation {
         if (backend == null || server.backends().isConfigBackend(backend)) {
             return invalidCredentials();
         }
-        Entry entry;
+        Result pre = preOperation();
+        if (pre != null) {
+            return pre;
+        }
+        long epoch = server.writeEpoch().current();
         try {
-            entry = backend.getEntry(dn);
+            Entry entry = backend.getEntry(dn);
+            if (entry == null || AuthenticationInfo.isDisabled(entry) || !passwordMatches(entry, password)) {
+                return invalidCredentials();
+            }
+            Result result = success(AuthenticationInfo.user(entry));
+            if (server.writeEpoch().current() != epoch && !stillValid(backend, dn)) {
+                // A write committed while this bind ran and its post-response scan may have missed this
+                // connection: the entry is gone, renamed or disabled, so the bind must fail (issue #3).
+                connection.resetAuthentication();
+                outcome = AuthenticationInfo.ANONYMOUS;
+                return invalidCredentials();
+            }
+            return result;
         } catch (BackendException e) {
+            connection.resetAuthentication();
             return errorResult(e.resultCode(), e.getMessage());
         }
-        if (entry == null || !passwordMatches(entry, password)) {
-            return invalidCredentials();
-        }
-        return success(AuthenticationInfo.user(entry.getName()));
+    }
+
+    private static boolean stillValid(Backend backend, DN dn) throws BackendException {
+        Entry now = backend.getEntry(dn);
+        return now != null && !AuthenticationInfo.isDisabled(now);
     }
 
     private boolean passwordMatches(Entry entry, ByteString password) {
@@ -153,6 +174,16 @@ public final class BindOperation extends Operation {
     @Override
     protected String kind() {
         return "BIND";
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.BIND;
+    }
+
+    @Override
+    public DN targetDN() {
+        return bindDN;
     }
 
     @Override

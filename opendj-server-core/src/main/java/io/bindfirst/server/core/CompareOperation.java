@@ -16,6 +16,7 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
 
 /**
  * A compare (RFC 4511 4.10), with the attribute's equality matching rule. Passwords cannot be probed:
@@ -47,6 +48,10 @@ public final class CompareOperation extends Operation {
         if (backend == null || (server.backends().isConfigBackend(backend) && !root)) {
             return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
         }
+        Result pre = preOperation();
+        if (pre != null) {
+            return pre;
+        }
         try {
             Entry entry = backend.getEntry(dn);
             if (entry == null) {
@@ -72,6 +77,16 @@ public final class CompareOperation extends Operation {
     @Override
     protected String kind() {
         return "COMPARE";
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.COMPARE;
+    }
+
+    @Override
+    public DN targetDN() {
+        return request.getName();
     }
 
     @Override

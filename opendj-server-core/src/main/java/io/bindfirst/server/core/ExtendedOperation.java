@@ -2,6 +2,7 @@ package io.bindfirst.server.core;
 
 import java.util.List;
 
+import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
@@ -10,6 +11,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -52,6 +54,16 @@ public final class ExtendedOperation extends Operation {
     @Override
     protected String kind() {
         return "EXTENDED";
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.EXTENDED;
+    }
+
+    @Override
+    public DN targetDN() {
+        return null;
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
+import java.util.Optional;
 
+import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.responses.Result;
@@ -9,19 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.CompletedOperationView;
+import io.bindfirst.server.plugin.PluginPhase;
+import io.bindfirst.server.plugin.PluginResult;
 
 /**
  * One LDAP request being processed. Decoded on the selector thread, run on a worker. Subclasses compute
- * the result in {@link #execute()}; this class finishes every operation the same way, in one place:
- * stop the timer, log, send the response (then, with issue #3, post-response plugins).
+ * the result in {@link #execute()}; this class runs every operation's phases in the same fixed order:
+ * pre-parse plugins, control checks, {@code execute} (which calls {@link #preOperation()} before touching
+ * the backend), then in one place: post-operation plugins, stop the timer, log, send the response,
+ * post-response plugins. Plugins see it only through the read-only {@link CompletedOperationView}.
  */
-public abstract class Operation implements Runnable {
+public abstract class Operation implements Runnable, CompletedOperationView {
     private static final Logger LOG = LoggerFactory.getLogger(Operation.class);
-
-    /** Controls this server understands in any request; a critical control outside these is refused. */
-    static final String OID_MANAGE_DSAIT = "2.16.840.1.113730.3.4.2";
 
     protected final ServerContext server;
     protected final ClientConnection connection;
@@ -30,6 +36,9 @@ public abstract class Operation implements Runnable {
     protected final long startNanos;
     private ResponseSink sink;
     private volatile boolean abandoned;
+    private AuthenticationInfo requester;
+    private ResultCode resultCode;
+    private EntryChange change;
 
     protected Operation(ServerContext server, ClientConnection connection, int messageId) {
         this.server = server;
@@ -63,10 +72,14 @@ public abstract class Operation implements Runnable {
 
     @Override
     public final void run() {
+        requester = connection.authentication();
         Result result;
         try {
             prepare();
-            result = checkControls(requestControls());
+            result = stopped(server.plugins().invokePre(PluginPhase.PRE_PARSE, this));
+            if (result == null) {
+                result = checkControls(requestControls());
+            }
             if (result == null) {
                 result = execute();
             }
@@ -80,29 +93,46 @@ public abstract class Operation implements Runnable {
 
     /** Answers without running, when no worker can take the operation. */
     public final void rejectBusy() {
+        requester = connection.authentication();
         prepare();
         finish(errorResult(ResultCode.BUSY, "The server is too busy to process the request; try again"));
     }
 
+    /** Pre-operation plugins, called by {@code execute} just before the backend: a result if one stops it. */
+    protected final Result preOperation() {
+        return stopped(server.plugins().invokePre(PluginPhase.PRE_OPERATION, this));
+    }
+
+    /** Records the entry before and after a successful write, for post-operation and post-response plugins. */
+    protected final void changed(EntryChange entryChange) {
+        this.change = entryChange;
+    }
+
+    private Result stopped(PluginResult r) {
+        return r.continues() ? null : errorResult(r.stopWith(), r.message());
+    }
+
     private void finish(Result result) {
-        long etime = System.nanoTime() - startNanos;
+        resultCode = result.getResultCode();
         connection.operationDone(this);
+        server.plugins().invokePost(PluginPhase.POST_OPERATION, this);
+        long etime = System.nanoTime() - startNanos;
         try {
             server.accessLog().log(new AccessRecord(System.currentTimeMillis(), kind(), connection.id(),
-                    operationId, messageId, logDN(), result.getResultCode().intValue(), etime,
-                    logDetails(result)));
+                    operationId, messageId, logDN(), resultCode.intValue(), etime, logDetails(result)));
             if (!abandoned) {
                 sink.send(result);
             }
         } finally {
             sink.complete();
         }
+        server.plugins().invokePost(PluginPhase.POST_RESPONSE, this);
     }
 
     /** Refuses a critical control this operation does not implement (RFC 4511 4.1.11). */
     private Result checkControls(List<Control> controls) {
         for (Control c : controls) {
-            if (c.isCritical() && !OID_MANAGE_DSAIT.equals(c.getOID()) && !understands(c.getOID())) {
+            if (c.isCritical() && !understands(c.getOID())) {
                 return errorResult(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                         "The critical control " + c.getOID() + " is not supported for this operation");
             }
@@ -110,13 +140,55 @@ public abstract class Operation implements Runnable {
         return null;
     }
 
+    /** Whether the request carries a control with this OID. */
+    protected final boolean hasControl(String oid) {
+        for (Control c : requestControls()) {
+            if (c.getOID().equals(oid)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // --- the read-only view plugins get ---
+
+    @Override
+    public long connectionId() {
+        return connection.id();
+    }
+
+    @Override
+    public long operationId() {
+        return operationId;
+    }
+
+    @Override
+    public AuthenticationInfo requester() {
+        return requester;
+    }
+
+    @Override
+    public ResultCode resultCode() {
+        return resultCode;
+    }
+
+    @Override
+    public Optional<EntryChange> change() {
+        return resultCode == ResultCode.SUCCESS ? Optional.ofNullable(change) : Optional.empty();
+    }
+
+    // --- what each operation provides ---
+
     /** Runs first, before the request is checked: for state every outcome must change (a bind's reset). */
     protected void prepare() {
     }
 
-    /** Whether this operation implements the control with {@code oid}; none by default. */
+    /**
+     * Whether this operation implements the control with {@code oid}. ManageDsaIT is accepted everywhere:
+     * this server holds no referral entries, so it changes nothing.
+     */
     protected boolean understands(String oid) {
-        return false;
+        return io.bindfirst.server.virtual.VirtualEntries.OID_MANAGE_DSAIT.equals(oid);
     }
 
     protected abstract List<Control> requestControls();
@@ -132,6 +204,9 @@ public abstract class Operation implements Runnable {
 
     /** The DN the access log shows for this operation; never a password. */
     protected abstract String logDN();
+
+    @Override
+    public abstract DN targetDN();
 
     /** Extra {@code key=value} pairs for the access log; override to add some. */
     protected String logDetails(Result result) {

@@ -23,6 +23,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -50,8 +51,12 @@ public final class SearchOperation extends Operation {
     protected Result execute() {
         AuthenticationInfo auth = connection.authentication();
         ServerConfig.Limits limits = server.config().limits();
-        int sizeLimit = effective(request.getSizeLimit(), auth.root() ? 0 : limits.sizeLimit());
-        int timeLimit = effective(request.getTimeLimit(), auth.root() ? 0 : limits.timeLimitSeconds());
+        // A user's own limits (ds-rlim-*) replace the server-wide ones; root users have none.
+        int serverSize = auth.root() ? 0 : auth.sizeLimit() >= 0 ? auth.sizeLimit() : limits.sizeLimit();
+        int serverTime = auth.root() ? 0 : auth.timeLimitSeconds() >= 0 ? auth.timeLimitSeconds()
+                : limits.timeLimitSeconds();
+        int sizeLimit = effective(request.getSizeLimit(), serverSize);
+        int timeLimit = effective(request.getTimeLimit(), serverTime);
         Walk walk = new Walk(request.getFilter().matcher(server.schema()), sizeLimit,
                 timeLimit == 0 ? Long.MAX_VALUE : startNanos + timeLimit * 1_000_000_000L,
                 auth.root() ? 0 : limits.lookthroughLimit(),
@@ -61,6 +66,10 @@ public final class SearchOperation extends Operation {
 
         DN base = request.getName();
         SearchScope scope = request.getScope();
+        Result pre = preOperation();
+        if (pre != null) {
+            return pre;
+        }
         try {
             if (base.isRootDN()) {
                 return searchFromRoot(walk, scope);
@@ -231,6 +240,16 @@ public final class SearchOperation extends Operation {
     @Override
     protected String kind() {
         return "SEARCH";
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.SEARCH;
+    }
+
+    @Override
+    public DN targetDN() {
+        return request.getName();
     }
 
     @Override

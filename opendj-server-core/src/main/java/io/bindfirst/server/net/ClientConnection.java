@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.forgerock.opendj.ldap.LDAPClientContext;
 import org.forgerock.opendj.ldap.ResultCode;
@@ -28,7 +29,8 @@ public final class ClientConnection {
     private final ConcurrentHashMap<Integer, Operation> inFlight = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Swapped whole, never mutated: readers on other threads see one bind's state or the next's. */
-    private volatile AuthenticationInfo authentication = AuthenticationInfo.ANONYMOUS;
+    private final AtomicReference<AuthenticationInfo> authentication =
+            new AtomicReference<>(AuthenticationInfo.ANONYMOUS);
 
     ClientConnection(ServerContext server, LDAPClientContext context) {
         this.server = server;
@@ -44,7 +46,7 @@ public final class ClientConnection {
     }
 
     public AuthenticationInfo authentication() {
-        return authentication;
+        return authentication.get();
     }
 
     public InetSocketAddress peerAddress() {
@@ -60,8 +62,7 @@ public final class ClientConnection {
      * (RFC 4513 4: a bind, whatever its outcome, ends the previous authentication).
      */
     public void resetAuthentication() {
-        AuthenticationInfo old = authentication;
-        authentication = AuthenticationInfo.ANONYMOUS;
+        AuthenticationInfo old = authentication.getAndSet(AuthenticationInfo.ANONYMOUS);
         if (!old.isAnonymous()) {
             server.authenticatedUsers().remove(old.authenticationDN(), this);
         }
@@ -73,9 +74,27 @@ public final class ClientConnection {
      */
     public void authenticated(AuthenticationInfo info) {
         server.authenticatedUsers().put(info.authenticationDN(), this);
-        authentication = info;
+        authentication.set(info);
         if (closed.get()) {
             server.authenticatedUsers().remove(info.authenticationDN(), this);
+        }
+    }
+
+    /**
+     * Replaces the authentication only if the connection is still bound as {@code expectedDN}: a
+     * post-response plugin refreshing or re-keying it must not overwrite a re-bind that won the race.
+     *
+     * @return whether it was replaced
+     */
+    public boolean replaceAuthentication(org.forgerock.opendj.ldap.DN expectedDN, AuthenticationInfo info) {
+        while (true) {
+            AuthenticationInfo current = authentication.get();
+            if (current.isAnonymous() || !current.authenticationDN().equals(expectedDN)) {
+                return false;
+            }
+            if (authentication.compareAndSet(current, info)) {
+                return true;
+            }
         }
     }
 
@@ -103,7 +122,7 @@ public final class ClientConnection {
     /** Called once the transport reports the connection gone, however it went. */
     void closed(String reason) {
         if (closed.compareAndSet(false, true)) {
-            AuthenticationInfo old = authentication;
+            AuthenticationInfo old = authentication.get();
             if (!old.isAnonymous()) {
                 server.authenticatedUsers().remove(old.authenticationDN(), this);
             }

@@ -21,7 +21,10 @@ public final class LdapConnectionHandler implements AutoCloseable {
 
     public LdapConnectionHandler(ServerContext server, WorkQueue workQueue) throws IOException {
         ServerConfig.Listener cfg = server.config().listener();
-        DecodeOptions decodeOptions = new DecodeOptions().setSchema(server.schema());
+        // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and
+        // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
+        // an add, a read-only refusal for cn=config...). Operations check names against the strict schema.
+        DecodeOptions decodeOptions = new DecodeOptions().setSchema(server.schema().asNonStrictSchema());
         Options options = Options.defaultOptions()
                 .set(LDAPListener.CONNECT_MAX_BACKLOG, cfg.backlog())
                 .set(LDAPListener.REQUEST_MAX_SIZE_IN_BYTES, cfg.maxRequestBytes())

@@ -12,17 +12,22 @@ import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.requests.GenericBindRequest;
 import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
+import org.forgerock.opendj.ldap.requests.PasswordModifyExtendedRequest;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.requests.UnbindRequest;
 import org.forgerock.opendj.ldap.responses.ExtendedResult;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.core.AddOperation;
 import io.bindfirst.server.core.BindOperation;
 import io.bindfirst.server.core.CompareOperation;
+import io.bindfirst.server.core.DeleteOperation;
 import io.bindfirst.server.core.ExtendedOperation;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.core.SearchOperation;
-import io.bindfirst.server.core.UnsupportedWriteOperation;
+import io.bindfirst.server.core.ModifyDNOperation;
+import io.bindfirst.server.core.ModifyOperation;
+import io.bindfirst.server.core.PasswordModifyOperation;
 
 /**
  * Turns one decoded LDAP message into the {@link Operation} that will answer it. Runs on the selector
@@ -56,7 +61,9 @@ final class RequestDecoder extends AbstractLDAPMessageHandler {
     @Override
     public <R extends ExtendedResult> void extendedRequest(int messageID, ExtendedRequest<R> request) {
         this.request = request;
-        operation = new ExtendedOperation(server, connection, messageID, request);
+        operation = PasswordModifyExtendedRequest.OID.equals(request.getOID())
+                ? new PasswordModifyOperation(server, connection, messageID, request)
+                : new ExtendedOperation(server, connection, messageID, request);
     }
 
     @Override
@@ -68,25 +75,25 @@ final class RequestDecoder extends AbstractLDAPMessageHandler {
     @Override
     public void addRequest(int messageID, AddRequest request) {
         this.request = request;
-        operation = UnsupportedWriteOperation.add(server, connection, messageID, request);
+        operation = new AddOperation(server, connection, messageID, request);
     }
 
     @Override
     public void deleteRequest(int messageID, DeleteRequest request) {
         this.request = request;
-        operation = UnsupportedWriteOperation.delete(server, connection, messageID, request);
+        operation = new DeleteOperation(server, connection, messageID, request);
     }
 
     @Override
     public void modifyRequest(int messageID, ModifyRequest request) {
         this.request = request;
-        operation = UnsupportedWriteOperation.modify(server, connection, messageID, request);
+        operation = new ModifyOperation(server, connection, messageID, request);
     }
 
     @Override
     public void modifyDNRequest(int messageID, ModifyDNRequest request) {
         this.request = request;
-        operation = UnsupportedWriteOperation.modifyDN(server, connection, messageID, request);
+        operation = new ModifyDNOperation(server, connection, messageID, request);
     }
 
     @Override

@@ -1,0 +1,92 @@
+package io.bindfirst.server.core;
+
+import java.util.List;
+
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.DeleteRequest;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
+
+/**
+ * A delete (RFC 4511 4.8): a leaf, or with the Subtree Delete control (draft-armijo-ldap-treedelete) the
+ * entry and everything below it, in one backend transaction. The post-response plugin then disconnects
+ * every connection bound at or below it.
+ */
+public final class DeleteOperation extends Operation {
+    /** Subtree Delete control, as OpenDJ and Active Directory support it. */
+    public static final String OID_SUBTREE_DELETE = "1.2.840.113556.1.4.805";
+
+    private final DeleteRequest request;
+
+    public DeleteOperation(ServerContext server, ClientConnection connection, int messageId, DeleteRequest request) {
+        super(server, connection, messageId);
+        this.request = request;
+    }
+
+    @Override
+    protected List<Control> requestControls() {
+        return request.getControls();
+    }
+
+    @Override
+    protected boolean understands(String oid) {
+        return OID_SUBTREE_DELETE.equals(oid) || super.understands(oid);
+    }
+
+    @Override
+    protected Result execute() {
+        DN dn = request.getName();
+        String denied = server.accessPolicy().checkDelete(requester(), dn);
+        if (denied != null) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        }
+        try {
+            Backend backend = WriteSupport.backendFor(server.backends(), dn);
+            Result pre = preOperation();
+            if (pre != null) {
+                return pre;
+            }
+            Entry deleted = backend.deleteEntry(dn, hasControl(OID_SUBTREE_DELETE));
+            server.writeEpoch().advance();
+            changed(new EntryChange(deleted, null));
+            return Responses.newResult(ResultCode.SUCCESS);
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+    }
+
+    @Override
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newResult(code).setDiagnosticMessage(message);
+    }
+
+    @Override
+    protected String kind() {
+        return "DELETE";
+    }
+
+    @Override
+    protected String logDN() {
+        return request.getName().toString();
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.DELETE;
+    }
+
+    @Override
+    public DN targetDN() {
+        return request.getName();
+    }
+}

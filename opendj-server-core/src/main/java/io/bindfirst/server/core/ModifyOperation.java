@@ -1,0 +1,154 @@
+package io.bindfirst.server.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.Modification;
+import org.forgerock.opendj.ldap.ModificationType;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.ModifyRequest;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.core.write.Modifications;
+import io.bindfirst.server.core.write.SchemaChecker;
+import io.bindfirst.server.core.write.WriteException;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.pwd.PasswordValues;
+
+/**
+ * A modify (RFC 4511 4.6): the changes are applied to the entry as stored, inside the backend's write
+ * transaction (so concurrent modifies of one entry never lose each other's changes), then schema
+ * checked. New passwords are hashed before the transaction: the backend may retry the update, and a
+ * retry must store the same values.
+ */
+public final class ModifyOperation extends Operation {
+    private final ModifyRequest request;
+
+    public ModifyOperation(ServerContext server, ClientConnection connection, int messageId, ModifyRequest request) {
+        super(server, connection, messageId);
+        this.request = request;
+    }
+
+    @Override
+    protected List<Control> requestControls() {
+        return request.getControls();
+    }
+
+    @Override
+    protected Result execute() {
+        DN dn = request.getName();
+        List<Modification> mods = request.getModifications();
+        String denied = server.accessPolicy().checkModify(requester(), dn, mods);
+        if (denied != null) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        }
+        try {
+            Backend backend = WriteSupport.backendFor(server.backends(), dn);
+            List<Modification> prepared = hashNewPasswords(mods);
+            Result pre = preOperation();
+            if (pre != null) {
+                return pre;
+            }
+            changed(backend.modifyEntry(dn, current -> {
+                try {
+                    Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
+                            server.schema());
+                    SchemaChecker.check(updated, server.schema());
+                    WriteSupport.stampModified(updated, requester(), server.schema());
+                    return updated;
+                } catch (WriteException e) {
+                    throw WriteSupport.toBackend(e);
+                }
+            }));
+            server.writeEpoch().advance();
+            return Responses.newResult(ResultCode.SUCCESS);
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        } catch (PasswordValues.Refused e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+    }
+
+    private static boolean isPassword(Modification m) {
+        return m.getAttribute().getAttributeDescription().getAttributeType().hasName("userPassword");
+    }
+
+    /** Values added or replaced in {@code userPassword} are stored hashed. */
+    private List<Modification> hashNewPasswords(List<Modification> mods) throws PasswordValues.Refused {
+        List<Modification> out = new ArrayList<>(mods.size());
+        PasswordValues values = new PasswordValues(server.passwordSchemes());
+        for (Modification m : mods) {
+            ModificationType t = m.getModificationType();
+            if (isPassword(m) && !m.getAttribute().isEmpty()
+                    && (t == ModificationType.ADD || t == ModificationType.REPLACE)) {
+                LinkedAttribute hashed = new LinkedAttribute(m.getAttribute().getAttributeDescription());
+                hashed.addAll(values.toStored(m.getAttribute(), requester().root()));
+                out.add(new Modification(t, hashed));
+            } else {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A delete of a {@code userPassword} value names the clear password, but the entry holds its hash: map
+     * each named value to the stored values it verifies against (none found: noSuchAttribute, as for any
+     * value that is not there).
+     */
+    private List<Modification> resolvePasswordDeletes(Entry current, List<Modification> mods) {
+        List<Modification> out = new ArrayList<>(mods.size());
+        PasswordValues values = new PasswordValues(server.passwordSchemes());
+        for (Modification m : mods) {
+            if (isPassword(m) && m.getModificationType() == ModificationType.DELETE && !m.getAttribute().isEmpty()) {
+                Attribute stored = current.getAttribute(m.getAttribute().getAttributeDescription());
+                LinkedAttribute resolved = new LinkedAttribute(m.getAttribute().getAttributeDescription());
+                for (ByteString clear : m.getAttribute()) {
+                    List<ByteString> matching = stored == null ? List.of() : values.storedMatching(stored, clear);
+                    // No match: keep the value as given, so the delete fails with noSuchAttribute.
+                    resolved.addAll(matching.isEmpty() ? List.of(clear) : matching);
+                }
+                out.add(new Modification(ModificationType.DELETE, resolved));
+            } else {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newResult(code).setDiagnosticMessage(message);
+    }
+
+    @Override
+    protected String kind() {
+        return "MODIFY";
+    }
+
+    @Override
+    protected String logDN() {
+        return request.getName().toString();
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.MODIFY;
+    }
+
+    @Override
+    public DN targetDN() {
+        return request.getName();
+    }
+}

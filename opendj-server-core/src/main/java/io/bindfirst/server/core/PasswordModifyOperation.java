@@ -1,0 +1,175 @@
+package io.bindfirst.server.core;
+
+import java.security.SecureRandom;
+import java.util.List;
+
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.DecodeOptions;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.ExtendedRequest;
+import org.forgerock.opendj.ldap.requests.PasswordModifyExtendedRequest;
+import org.forgerock.opendj.ldap.responses.PasswordModifyExtendedResult;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.plugin.OperationType;
+
+/**
+ * Password Modify (RFC 3062): a user changes their own password (the old one is checked when the request
+ * carries it), a root user resets anyone's; without a new password one is generated and returned. The
+ * new password is stored with the default storage scheme.
+ */
+public final class PasswordModifyOperation extends Operation {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final char[] ALPHABET =
+            "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789".toCharArray();
+    private static final int GENERATED_LENGTH = 16;
+
+    private final ExtendedRequest<?> raw;
+    private DN target;
+
+    public PasswordModifyOperation(ServerContext server, ClientConnection connection, int messageId,
+                                   ExtendedRequest<?> request) {
+        super(server, connection, messageId);
+        this.raw = request;
+    }
+
+    @Override
+    protected List<Control> requestControls() {
+        return raw.getControls();
+    }
+
+    @Override
+    protected Result execute() {
+        PasswordModifyExtendedRequest request;
+        try {
+            request = PasswordModifyExtendedRequest.DECODER.decodeExtendedRequest(raw,
+                    new DecodeOptions().setSchema(server.schema()));
+        } catch (DecodeException e) {
+            return errorResult(ResultCode.PROTOCOL_ERROR, "The password modify request cannot be decoded");
+        }
+        AuthenticationInfo who = requester();
+        try {
+            target = targetOf(request, who);
+        } catch (LocalizedIllegalArgumentException e) {
+            return errorResult(ResultCode.INVALID_DN_SYNTAX, "The user identity is not a valid DN");
+        }
+        if (target == null) {
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM,
+                    "Bind first, or name the user whose password to change");
+        }
+        String denied = server.accessPolicy().checkPasswordChange(who, target);
+        if (denied != null) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        }
+        byte[] givenNew = request.getNewPassword();
+        ByteString newPassword = givenNew != null && givenNew.length > 0 ? ByteString.wrap(givenNew) : generate();
+        ByteString oldPassword = request.getOldPassword() == null ? null : ByteString.wrap(request.getOldPassword());
+        try {
+            Backend backend = WriteSupport.backendFor(server.backends(), target);
+            if (server.backends().isConfigBackend(backend)) {
+                return errorResult(ResultCode.UNWILLING_TO_PERFORM,
+                        "Root user passwords are changed in config.ldif");
+            }
+            ByteString stored = server.passwordSchemes().encode(newPassword);
+            Result pre = preOperation();
+            if (pre != null) {
+                return pre;
+            }
+            changed(backend.modifyEntry(target, current -> {
+                if (oldPassword != null && !matchesAny(current, oldPassword)) {
+                    throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
+                }
+                Entry updated = new LinkedHashMapEntry(current);
+                updated.replaceAttribute(new LinkedAttribute(
+                        AttributeDescription.valueOf("userPassword", server.schema()), stored));
+                WriteSupport.stampModified(updated, who, server.schema());
+                return updated;
+            }));
+            server.writeEpoch().advance();
+        } catch (BackendException e) {
+            // A user naming an entry that does not exist learns no more than with a wrong old password.
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+        PasswordModifyExtendedResult result = Responses.newPasswordModifyExtendedResult(ResultCode.SUCCESS);
+        if (givenNew == null || givenNew.length == 0) {
+            result.setGeneratedPassword(newPassword.toByteArray());
+        }
+        return result;
+    }
+
+    /** The userIdentity as a DN ({@code dn:} prefix optional), or the requester's own entry when absent. */
+    private DN targetOf(PasswordModifyExtendedRequest request, AuthenticationInfo who) {
+        String id = request.getUserIdentityAsString();
+        if (id == null || id.isEmpty()) {
+            return who.isAnonymous() || who.root() ? null : who.authenticationDN();
+        }
+        if (id.regionMatches(true, 0, "dn:", 0, 3)) {
+            id = id.substring(3);
+        }
+        return DN.valueOf(id, server.schema());
+    }
+
+    private boolean matchesAny(Entry entry, ByteString password) {
+        org.forgerock.opendj.ldap.Attribute stored = entry.getAttribute("userPassword");
+        if (stored == null) {
+            return false;
+        }
+        boolean ok = false;
+        for (ByteString v : stored) {
+            ok |= server.passwordSchemes().verify(password, v);
+        }
+        return ok;
+    }
+
+    private static ByteString generate() {
+        char[] c = new char[GENERATED_LENGTH];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = ALPHABET[RANDOM.nextInt(ALPHABET.length)];
+        }
+        return ByteString.valueOfUtf8(new String(c));
+    }
+
+    @Override
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newPasswordModifyExtendedResult(code).setDiagnosticMessage(message);
+    }
+
+    @Override
+    protected String kind() {
+        return "EXTENDED";
+    }
+
+    @Override
+    protected String logDN() {
+        return target == null ? null : target.toString();
+    }
+
+    @Override
+    protected String logDetails(Result result) {
+        return "oid=\"" + PasswordModifyExtendedRequest.OID + "\"";
+    }
+
+    @Override
+    public OperationType operationType() {
+        return OperationType.EXTENDED;
+    }
+
+    @Override
+    public DN targetDN() {
+        return target;
+    }
+}

@@ -1,0 +1,171 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.forgerock.opendj.ldap.DN;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.ResultCode;
+
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.net.ClientConnection;
+
+/**
+ * Hunts the race of issue #3: a bind running at the same moment as the delete or rename of its own
+ * entry must never leave the connection authenticated as a DN that no longer exists. Runs for a bounded
+ * time ({@code -Drace.seconds}, default 8) on the real server, thousands of interleavings, and counts
+ * stale authentications seen by the client (WhoAmI) and by the server (the registry).
+ */
+public class BindRaceStressTest {
+    private static final long SETTLE_MS = 1_000;
+    /** Connections binding as the entry at the moment it is deleted or renamed: more chances per write. */
+    private static final int BINDERS = 4;
+    /**
+     * The race window is from the bind's read of its entry to its registration, i.e. the password check.
+     * A PBKDF2 hash (about 8 ms here) makes that window wide enough for a write to land in it often, as it
+     * would on a server storing slow hashes; the writer's start is spread over the same span.
+     */
+    private static final int PBKDF2_ITERATIONS = 20_000;
+    private static final long WRITER_JITTER_NANOS = 12_000_000;
+
+    @Test(timeOut = 180_000)
+    public void bindsRacingDeletesAndRenamesNeverStayStale() throws Exception {
+        long seconds = Long.getLong("race.seconds", 15);
+        String slowHash = SlowOperationIsolationTest.pbkdf2("race-pw", PBKDF2_ITERATIONS);
+        try (TestServer server = TestServer.start(1);
+             LDAPConnection admin = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+             LDAPConnection writer = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+            ExecutorService pool = Executors.newFixedThreadPool(BINDERS + 1);
+            LDAPConnection[] binders = new LDAPConnection[BINDERS];
+            for (int b = 0; b < BINDERS; b++) {
+                binders[b] = server.connect();
+            }
+            int iterations = 0;
+            int interleavings = 0;
+            int boundBeforeWrite = 0;
+            int stale = 0;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            try {
+                while (System.nanoTime() < end) {
+                    int k = iterations++;
+                    boolean rename = k % 2 == 1;
+                    String dn = "uid=race." + k + "," + TestServer.PEOPLE;
+                    String renamed = "uid=race." + k + "r," + TestServer.PEOPLE;
+                    admin.add(dn, new Attribute("objectClass", "top", "person", "organizationalPerson",
+                            "inetOrgPerson"), new Attribute("uid", "race." + k), new Attribute("cn", "r"),
+                            new Attribute("sn", "r"), new Attribute("userPassword", slowHash));
+                    CyclicBarrier start = new CyclicBarrier(BINDERS + 1);
+                    List<Future<Boolean>> binds = new ArrayList<>();
+                    for (int b = 0; b < BINDERS; b++) {
+                        if (!binders[b].isConnected()) {
+                            binders[b].close();
+                            binders[b] = server.connect();
+                        }
+                        LDAPConnection c = binders[b];
+                        binds.add(pool.submit(() -> {
+                            start.await();
+                            jitter(300_000);
+                            try {
+                                c.bind(dn, "race-pw");
+                                return true;
+                            } catch (LDAPException e) {
+                                return false;
+                            }
+                        }));
+                    }
+                    Future<?> write = pool.submit(() -> {
+                        start.await();
+                        jitter(WRITER_JITTER_NANOS);
+                        if (rename) {
+                            writer.modifyDN(dn, "uid=race." + k + "r", true);
+                        } else {
+                            writer.delete(dn);
+                        }
+                        return null;
+                    });
+                    write.get(30, TimeUnit.SECONDS);
+                    for (int b = 0; b < BINDERS; b++) {
+                        interleavings++;
+                        if (binds.get(b).get(30, TimeUnit.SECONDS)) {
+                            boundBeforeWrite++;
+                        }
+                        if (isStale(binders[b], "dn:" + dn)) {
+                            stale++;
+                        }
+                    }
+                    if (rename) {
+                        admin.delete(renamed);
+                    }
+                }
+            } finally {
+                for (LDAPConnection c : binders) {
+                    c.close();
+                }
+                pool.shutdownNow();
+            }
+            int registryStale = staleRegistrations(server);
+            System.out.printf("bind race: %d interleavings (%d writes) in %d s, %d binds succeeded before their "
+                    + "write, %d stale (client), %d stale (registry)%n", interleavings, iterations, seconds,
+                    boundBeforeWrite, stale, registryStale);
+            assertTrue(interleavings >= 400, "too few interleavings to mean anything: " + interleavings);
+            assertEquals(stale, 0, "connections stayed authenticated as a deleted or renamed entry");
+            assertEquals(registryStale, 0, "the registry holds connections for entries that do not exist");
+        }
+    }
+
+    private static void jitter(long maxNanos) {
+        long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(0, maxNanos);
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Whether the connection still answers WhoAmI with the gone DN after the settle bound. */
+    private static boolean isStale(LDAPConnection c, String goneAuthzId) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + SETTLE_MS;
+        while (true) {
+            if (!c.isConnected()) {
+                return false;
+            }
+            try {
+                if (!goneAuthzId.equals(AuthenticatedUsersTest.whoAmI(c))) {
+                    return false;
+                }
+            } catch (LDAPException e) {
+                if (e.getResultCode() == ResultCode.SERVER_DOWN) {
+                    return false;
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                return true;
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static int staleRegistrations(TestServer server) throws Exception {
+        Backend backend = server.server().context().backends().userBackends().get(0);
+        int stale = 0;
+        for (Map.Entry<DN, ClientConnection> e
+                : server.server().context().authenticatedUsers().connectionsAtOrBelow(DN.valueOf("dc=example,dc=com"))) {
+            if (!backend.entryExists(e.getKey()) && !e.getValue().isClosed()) {
+                stale++;
+            }
+        }
+        return stale;
+    }
+}

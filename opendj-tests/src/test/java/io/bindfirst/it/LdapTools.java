@@ -1,0 +1,53 @@
+package io.bindfirst.it;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.testng.SkipException;
+
+/** Runs OpenLDAP's client tools (Debian's ldap-utils) for interoperability tests. */
+final class LdapTools {
+    private LdapTools() {
+    }
+
+    /** The exit code and what the tool printed (stdout and stderr together). */
+    record Run(int exit, String output) {
+    }
+
+    /** Skips the test class when a tool is missing, unless {@code -Dldap.tools.required=true} (CI). */
+    static void require(String... tools) {
+        for (String tool : tools) {
+            if (!Files.isExecutable(Path.of("/usr/bin", tool))) {
+                if (Boolean.getBoolean("ldap.tools.required")) {
+                    throw new AssertionError(tool + " (ldap-utils) is required but not installed");
+                }
+                throw new SkipException("ldap-utils is not installed");
+            }
+        }
+    }
+
+    static Run run(String... command) throws IOException, InterruptedException {
+        return runWithInput(null, command);
+    }
+
+    /** Runs a tool with a time bound, feeding {@code stdin} if given. */
+    static Run runWithInput(String stdin, String... command) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("LDAPNOINIT", "1");
+        Process p = pb.start();
+        try (OutputStream in = p.getOutputStream()) {
+            if (stdin != null) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + String.join(" ", command));
+        }
+        return new Run(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+}
