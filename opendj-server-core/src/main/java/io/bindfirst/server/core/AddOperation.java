@@ -106,18 +106,8 @@ public final class AddOperation extends Operation {
     }
 
     @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
     protected String kind() {
         return "ADD";
-    }
-
-    @Override
-    protected String logDN() {
-        return request.getName().toString();
     }
 
     @Override

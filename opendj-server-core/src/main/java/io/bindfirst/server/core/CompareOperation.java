@@ -90,11 +90,6 @@ public final class CompareOperation extends Operation {
     }
 
     @Override
-    protected String logDN() {
-        return request.getName().toString();
-    }
-
-    @Override
     protected String logDetails(Result result) {
         return "attr=\"" + request.getAttributeDescription() + "\"";
     }

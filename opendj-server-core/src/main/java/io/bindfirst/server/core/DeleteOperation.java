@@ -66,18 +66,8 @@ public final class DeleteOperation extends Operation {
     }
 
     @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
     protected String kind() {
         return "DELETE";
-    }
-
-    @Override
-    protected String logDN() {
-        return request.getName().toString();
     }
 
     @Override

@@ -67,11 +67,6 @@ public final class ExtendedOperation extends Operation {
     }
 
     @Override
-    protected String logDN() {
-        return null;
-    }
-
-    @Override
     protected String logDetails(Result result) {
         return "oid=\"" + request.getOID() + "\"";
     }

@@ -126,18 +126,8 @@ public final class ModifyDNOperation extends Operation {
     }
 
     @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
     protected String kind() {
         return "MODDN";
-    }
-
-    @Override
-    protected String logDN() {
-        return request.getName().toString();
     }
 
     @Override

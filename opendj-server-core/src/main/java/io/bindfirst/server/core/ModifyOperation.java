@@ -128,18 +128,8 @@ public final class ModifyOperation extends Operation {
     }
 
     @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
     protected String kind() {
         return "MODIFY";
-    }
-
-    @Override
-    protected String logDN() {
-        return request.getName().toString();
     }
 
     @Override

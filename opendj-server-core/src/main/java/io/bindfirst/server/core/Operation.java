@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -196,14 +197,22 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     /** Runs the operation, sending any intermediate responses through {@link #sink()}. */
     protected abstract Result execute();
 
-    /** A result of the right type for this operation (a BindResult for a bind, ...). */
-    protected abstract Result errorResult(ResultCode code, String message);
+    /**
+     * A result of the right type for this operation: a plain LDAPResult by default; bind, compare and
+     * extended operations override it (the SDK drops the connection on a plain Result for those).
+     */
+    protected Result errorResult(ResultCode code, String message) {
+        return Responses.newResult(code).setDiagnosticMessage(message);
+    }
 
     /** {@code BIND}, {@code SEARCH}, ...: the access log's word for the operation. */
     protected abstract String kind();
 
-    /** The DN the access log shows for this operation; never a password. */
-    protected abstract String logDN();
+    /** The DN the access log shows for this operation (the target DN by default); never a password. */
+    protected String logDN() {
+        DN dn = targetDN();
+        return dn == null ? null : dn.toString();
+    }
 
     @Override
     public abstract DN targetDN();

@@ -154,11 +154,6 @@ public final class PasswordModifyOperation extends Operation {
     }
 
     @Override
-    protected String logDN() {
-        return target == null ? null : target.toString();
-    }
-
-    @Override
     protected String logDetails(Result result) {
         return "oid=\"" + PasswordModifyExtendedRequest.OID + "\"";
     }

@@ -233,11 +233,6 @@ public final class SearchOperation extends Operation {
     }
 
     @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
     protected String kind() {
         return "SEARCH";
     }
@@ -250,11 +245,6 @@ public final class SearchOperation extends Operation {
     @Override
     public DN targetDN() {
         return request.getName();
-    }
-
-    @Override
-    protected String logDN() {
-        return request.getName().toString();
     }
 
     @Override
