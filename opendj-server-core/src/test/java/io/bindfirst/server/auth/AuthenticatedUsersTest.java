@@ -70,7 +70,7 @@ public class AuthenticatedUsersTest {
      * its connections and re-binds them between a few DNs, so ownership tells what the map must hold.
      */
     @Test(timeOut = 60_000)
-    public void manyThreadsBindRebindAndCloseLeaveItExact() throws Exception {
+    public void manyThreadsBindRebindReKeyAndCloseLeaveItExact() throws Exception {
         AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
         int threads = 8;
         int connectionsPerThread = 50;
@@ -93,13 +93,21 @@ public class AuthenticatedUsersTest {
                     while (System.nanoTime() < until) {
                         Object c = conns.get(rnd.nextInt(conns.size()));
                         DN current = mine.get(c);
+                        // Few DNs, so that many connections share one (the service-account shape).
+                        DN next = user(rnd.nextInt(4));
+                        if (current != null && !current.equals(next) && rnd.nextBoolean()) {
+                            // Re-key as the rename plugin does: the new DN first, then drop the old one.
+                            users.put(next, c);
+                            users.remove(current, c);
+                            mine.put(c, next);
+                            continue;
+                        }
                         if (current != null) {
+                            // Re-bind or close: drop the old registration first.
                             users.remove(current, c);
                             mine.remove(c);
                         }
                         if (rnd.nextInt(4) != 0) {
-                            // Few DNs, so that many connections share one (the service-account shape).
-                            DN next = user(rnd.nextInt(4));
                             users.put(next, c);
                             mine.put(c, next);
                         }
