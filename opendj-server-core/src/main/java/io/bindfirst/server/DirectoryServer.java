@@ -139,6 +139,14 @@ public final class DirectoryServer implements AutoCloseable {
             throw new ServerStartException("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config: "
                     + "ds-cfg-listen-address: cannot resolve '" + address + "'");
         }
+        if (!loopback && config.listener().bindCeiling()) {
+            throw new ServerStartException("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config: "
+                    + "ds-cfg-benchmark-bind-ceiling: refused on the non-loopback address " + address
+                    + ": it accepts every bind without a password");
+        }
+        if (config.listener().bindCeiling()) {
+            LOG.warn("Benchmark bind ceiling mode: every bind succeeds without a password check");
+        }
         if (!loopback && rootUsers.anyUses(DEMO_ROOT_PASSWORD, schemes)) {
             throw new ServerStartException("Refusing to listen on " + address + ": the root user still has the "
                     + "shipped demo password. Set a new userPassword in cn=Directory Manager,cn=Root DNs,cn=config "

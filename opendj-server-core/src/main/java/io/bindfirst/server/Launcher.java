@@ -16,7 +16,7 @@ import io.bindfirst.server.config.ServerConfig;
  * it listens, and runs until stopped (SIGTERM from {@code bin/stop-ds} closes the database cleanly).
  *
  * <pre>
- * Launcher [--instanceRoot DIR] [--config FILE] [--port N]
+ * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--benchmark-bind-ceiling]
  * </pre>
  */
 public final class Launcher {
@@ -27,11 +27,13 @@ public final class Launcher {
         Path root = Path.of(".");
         Path configFile = null;
         Integer port = null;
+        boolean ceiling = false;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--instanceRoot": root = Path.of(args[++i]); break;
                     case "--config": configFile = Path.of(args[++i]); break;
+                    case "--benchmark-bind-ceiling": ceiling = true; break;
                     case "--port":
                         port = Integer.parseInt(args[++i]);
                         if (port < 0 || port > 65535) {
@@ -53,6 +55,9 @@ public final class Launcher {
             ServerConfig config = ConfigLoader.load(configFile, root);
             if (port != null) {
                 config = config.withListenPort(port);
+            }
+            if (ceiling) {
+                config = config.withBindCeiling(true);
             }
             server = DirectoryServer.start(config);
         } catch (ConfigException | ServerStartException e) {
@@ -93,7 +98,7 @@ public final class Launcher {
 
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N]");
+        System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--benchmark-bind-ceiling]");
         System.exit(2);
     }
 }

@@ -36,6 +36,27 @@ public class StartupSafetyTest {
     }
 
     @Test
+    public void bindCeilingModeIsRefusedOnANonLoopbackListener() throws Exception {
+        ServerConfig c = config("ds-cfg-listen-address: 127.0.0.1", "ds-cfg-listen-address: 0.0.0.0")
+                .withBindCeiling(true);
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().contains("ds-cfg-benchmark-bind-ceiling"), e.getMessage());
+    }
+
+    @Test
+    public void bindCeilingModeAnswersEveryBindWithoutChecking() throws Exception {
+        try (TestServer server = TestServer.start(5, c -> c.withBindCeiling(true), null);
+             com.unboundid.ldap.sdk.LDAPConnection c = server.connect()) {
+            assertTrue(c.bind(TestServer.user(1), "not-the-password").getResultCode()
+                    == com.unboundid.ldap.sdk.ResultCode.SUCCESS);
+        }
+        try (TestServer server = TestServer.start(5);
+             com.unboundid.ldap.sdk.LDAPConnection c = server.connect()) {
+            expectThrows(com.unboundid.ldap.sdk.LDAPException.class, () -> c.bind(TestServer.user(1), "not-the-password"));
+        }
+    }
+
+    @Test
     public void unknownBackendTypeIsNamed() throws Exception {
         ServerConfig c = config("ds-cfg-backend-type: je", "ds-cfg-backend-type: mdb");
         ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));

@@ -95,7 +95,8 @@ public final class ConfigLoader {
                 integer(ldap, "ds-cfg-listen-port", 1389, 0, 65535),
                 integer(ldap, "ds-cfg-accept-backlog", 1024, 1, 65535),
                 integer(ldap, "ds-cfg-max-request-size", 5 * 1024 * 1024, 1024, Integer.MAX_VALUE),
-                integer(ldap, "ds-cfg-max-concurrent-ops-per-connection", 1024, 1, 65536));
+                integer(ldap, "ds-cfg-max-concurrent-ops-per-connection", 1024, 1, 65536),
+                bool(ldap, "ds-cfg-benchmark-bind-ceiling", false));
 
         Entry pw = require(PASSWORDS);
         ServerConfig.Passwords passwords = new ServerConfig.Passwords(

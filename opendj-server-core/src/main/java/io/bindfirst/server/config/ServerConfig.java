@@ -51,9 +51,10 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param backlog the TCP accept backlog
      * @param maxRequestBytes the largest request PDU accepted
      * @param maxConcurrentOpsPerConnection requests one connection may have outstanding
+     * @param bindCeiling benchmark only: every bind succeeds without backend or password check
      */
     public record Listener(String address, int port, int backlog, int maxRequestBytes,
-                           int maxConcurrentOpsPerConnection) {
+                           int maxConcurrentOpsPerConnection, boolean bindCeiling) {
     }
 
     /** Zero means unlimited, as in RFC 4511 requests. */
@@ -86,7 +87,12 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
     public ServerConfig withListenPort(int port) {
         return withListener(new Listener(listener.address(), port, listener.backlog(),
-                listener.maxRequestBytes(), listener.maxConcurrentOpsPerConnection()));
+                listener.maxRequestBytes(), listener.maxConcurrentOpsPerConnection(), listener.bindCeiling()));
+    }
+
+    public ServerConfig withBindCeiling(boolean on) {
+        return withListener(new Listener(listener.address(), listener.port(), listener.backlog(),
+                listener.maxRequestBytes(), listener.maxConcurrentOpsPerConnection(), on));
     }
 
     public ServerConfig withLimits(Limits newLimits) {

@@ -67,6 +67,10 @@ public final class BindOperation extends Operation {
 
     @Override
     protected Result execute() {
+        if (server.config().listener().bindCeiling()) {
+            // Benchmark only (refused on non-loopback listeners): the codec-plus-transport ceiling.
+            return Responses.newBindResult(ResultCode.SUCCESS);
+        }
         for (Control c : request.getControls()) {
             wantsAuthzId |= VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(c.getOID());
         }
