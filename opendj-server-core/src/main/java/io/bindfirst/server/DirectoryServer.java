@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.BindAttributes;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backend;
@@ -95,7 +96,8 @@ public final class DirectoryServer implements AutoCloseable {
             }
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     new AuthenticatedUsers<ClientConnection>(), new WriteEpoch(), new AccessPolicy(), accessLog,
-                    new VirtualEntries(schema, backends.namingContexts()), new PluginInvoker(List.of()));
+                    new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
+                    new PluginInvoker(List.of()));
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             workQueue = new WorkerPool(config.workQueue().workerThreads(), config.workQueue().capacity());
             LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue);

@@ -1,5 +1,7 @@
 package io.bindfirst.server;
 
+import java.util.Set;
+
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.access.AccessPolicy;
@@ -21,11 +23,11 @@ import io.bindfirst.server.virtual.VirtualEntries;
 public record ServerContext(ServerConfig config, Schema schema, Backends backends, PasswordSchemes passwordSchemes,
                             RootUsers rootUsers, AuthenticatedUsers<ClientConnection> authenticatedUsers,
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
-                            VirtualEntries virtualEntries, PluginInvoker plugins) {
+                            VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
-                writeEpoch, accessPolicy, accessLog, virtualEntries, newPlugins);
+                writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins);
     }
 }

@@ -66,6 +66,17 @@ final class Entries {
         return entry != null && Arrays.equals(DnKeys.keyOfCanonical(entry.getName()), key) ? entry : null;
     }
 
+    /** Like {@link #entryAt(byte[])}, with only the named attributes decoded (the bind path). */
+    Entry entryAt(byte[] key, org.forgerock.opendj.ldap.DN expected, java.util.Set<String> names) throws BackendException {
+        long id = id(null, key);
+        if (id < 0) {
+            return null;
+        }
+        DatabaseEntry data = new DatabaseEntry();
+        OperationStatus status = id2entry.get(null, Ids.entry(id), data, lockMode(null));
+        return status == OperationStatus.SUCCESS ? codec.decodeSome(data.getData(), names, expected, key) : null;
+    }
+
     /** Whether any key lies strictly inside the subtree of {@code key}. */
     boolean hasChildren(Transaction txn, byte[] key) {
         try (Cursor cursor = dn2id.openCursor(txn, txn == null ? CursorConfig.READ_COMMITTED : null)) {

@@ -2,6 +2,7 @@ package io.bindfirst.backend.je;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Set;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.Attribute;
@@ -83,6 +84,59 @@ final class EntryCodec {
         } catch (LocalizedIllegalArgumentException e) {
             throw corrupt("its DN or an attribute description does not parse", e);
         }
+    }
+
+    /**
+     * Decodes only the attributes named in {@code names} (lower-case names and OIDs), skipping the others'
+     * bytes without a schema lookup: the bind path reads a password and a few flags of a full entry.
+     * The stored DN is parsed only when its text differs from {@code expected}'s.
+     *
+     * @return the partial entry, or {@code null} when the stored DN is not {@code expected} (a rename
+     *         committed between the reads of dn2id and id2entry)
+     */
+    Entry decodeSome(byte[] data, Set<String> names, DN expected, byte[] expectedKey) throws BackendException {
+        if (data.length == 0 || data[0] != VERSION) {
+            return decode(data); // reports the problem
+        }
+        Reader in = new Reader(data);
+        try {
+            String storedDN = in.string();
+            DN name = expected;
+            if (!storedDN.equals(expected.toString())) {
+                name = DN.valueOf(storedDN, schema);
+                if (!Arrays.equals(DnKeys.keyOfCanonical(name), expectedKey)) {
+                    return null;
+                }
+            }
+            Entry entry = new LinkedHashMapEntry(name);
+            int attributeCount = in.varint();
+            for (int i = 0; i < attributeCount; i++) {
+                String description = in.string();
+                int valueCount = in.varint();
+                if (!names.contains(baseName(description))) {
+                    for (int v = 0; v < valueCount; v++) {
+                        in.take(in.varint());
+                    }
+                    continue;
+                }
+                Attribute attribute = new LinkedAttribute(AttributeDescription.valueOf(description, schema));
+                for (int v = 0; v < valueCount; v++) {
+                    int length = in.varint();
+                    attribute.add(ByteString.valueOfBytes(data, in.take(length), length));
+                }
+                entry.addAttribute(attribute);
+            }
+            return entry;
+        } catch (LocalizedIllegalArgumentException e) {
+            throw corrupt("its DN or an attribute description does not parse", e);
+        }
+    }
+
+    /** The attribute type part of a description ({@code cn;lang-fr} gives {@code cn}), lower case. */
+    private static String baseName(String description) {
+        int semicolon = description.indexOf(';');
+        String base = semicolon < 0 ? description : description.substring(0, semicolon);
+        return base.toLowerCase(java.util.Locale.ROOT);
     }
 
     private static BackendException corrupt(String why, Throwable cause) {

@@ -92,6 +92,13 @@ final class JeBackend implements Backend {
     }
 
     @Override
+    public Entry getEntry(DN dn, Set<String> attributeNames) throws BackendException {
+        DN canonical = keys.canonical(dn);
+        byte[] key = DnKeys.keyOfCanonical(canonical);
+        return storage.read(() -> entries.entryAt(key, canonical, attributeNames));
+    }
+
+    @Override
     public boolean entryExists(DN dn) throws BackendException {
         byte[] key = keys.key(dn);
         return storage.read(() -> entries.id(null, key) >= 0);

@@ -27,7 +27,8 @@ public final class AuthenticatedUsers<C> {
     /** Records that {@code connection} is now authenticated as {@code dn}. */
     public void put(DN dn, C connection) {
         byDN.compute(dn, (k, set) -> {
-            Set<C> s = set != null ? set : ConcurrentHashMap.newKeySet();
+            // Most DNs have one connection: start small (a default set allocates a 16-slot table).
+            Set<C> s = set != null ? set : ConcurrentHashMap.newKeySet(2);
             s.add(connection);
             return s;
         });

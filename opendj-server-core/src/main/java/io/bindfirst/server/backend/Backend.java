@@ -2,6 +2,12 @@ package io.bindfirst.server.backend;
 
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.schema.AttributeType;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
@@ -23,6 +29,28 @@ public interface Backend extends AutoCloseable {
 
     /** The entry with exactly this DN, or {@code null} if there is none. */
     Entry getEntry(DN dn) throws BackendException;
+
+    /**
+     * The entry {@code dn} with only some of its attributes, or {@code null}: for the bind path, which needs
+     * a few attributes of the entry, so a backend may skip decoding the rest.
+     *
+     * @param attributeNames lower-case names and OIDs: every name and the OID of each wanted attribute
+     *        type (so an attribute is found whichever form it was stored under)
+     */
+    default Entry getEntry(DN dn, Set<String> attributeNames) throws BackendException {
+        Entry full = getEntry(dn);
+        if (full == null) {
+            return null;
+        }
+        Entry out = new LinkedHashMapEntry(full.getName());
+        for (Attribute a : full.getAllAttributes()) {
+            AttributeType t = a.getAttributeDescription().getAttributeType();
+            if (attributeNames.contains(t.getOID()) || attributeNames.contains(t.getNameOrOID().toLowerCase(Locale.ROOT))) {
+                out.addAttribute(a);
+            }
+        }
+        return out;
+    }
 
     /** Whether an entry with this DN exists (cheaper than reading it). */
     boolean entryExists(DN dn) throws BackendException;

@@ -117,7 +117,7 @@ public final class BindOperation extends Operation {
         }
         long epoch = server.writeEpoch().current();
         try {
-            Entry entry = backend.getEntry(dn);
+            Entry entry = backend.getEntry(dn, server.bindAttributes());
             if (entry == null || AuthenticationInfo.isDisabled(entry) || !passwordMatches(entry, password)) {
                 return invalidCredentials();
             }
@@ -136,8 +136,8 @@ public final class BindOperation extends Operation {
         }
     }
 
-    private static boolean stillValid(Backend backend, DN dn) throws BackendException {
-        Entry now = backend.getEntry(dn);
+    private boolean stillValid(Backend backend, DN dn) throws BackendException {
+        Entry now = backend.getEntry(dn, server.bindAttributes());
         return now != null && !AuthenticationInfo.isDisabled(now);
     }
 

@@ -77,7 +77,7 @@ public final class FileAccessLog implements AccessLog {
                         break;
                     }
                     line.setLength(0);
-                    format(r, line);
+                    format(r, line, clock);
                     out.append(line);
                 }
                 batch.clear();
@@ -99,8 +99,30 @@ public final class FileAccessLog implements AccessLog {
         }
     }
 
+    /** The last second formatted and its text: records come in bursts within one second. */
+    private static final class Clock {
+        long second = Long.MIN_VALUE;
+        String text;
+
+        String format(long epochMillis) {
+            long s = Math.floorDiv(epochMillis, 1000);
+            if (s != second) {
+                second = s;
+                text = TIME.format(Instant.ofEpochMilli(epochMillis));
+            }
+            return text;
+        }
+    }
+
+    /** Used by the single writer thread only. */
+    private final Clock clock = new Clock();
+
     static void format(AccessRecord r, StringBuilder b) {
-        b.append('[').append(TIME.format(Instant.ofEpochMilli(r.epochMillis()))).append("] ")
+        format(r, b, new Clock());
+    }
+
+    private static void format(AccessRecord r, StringBuilder b, Clock clock) {
+        b.append('[').append(clock.format(r.epochMillis())).append("] ")
                 .append(r.kind()).append(" conn=").append(r.connectionId());
         if (r.operationId() >= 0) {
             b.append(" op=").append(r.operationId()).append(" msgID=").append(r.messageId());

@@ -94,7 +94,10 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         if (op == null) {
             return RxJavaStreams.emptyStream();
         }
-        connection.operationStarted(op);
+        // RFC 4511 4.11: a bind cannot be abandoned, so binds (the hot path) skip the in-flight map.
+        if (!(op instanceof io.bindfirst.server.core.BindOperation)) {
+            connection.operationStarted(op);
+        }
         return RxJavaStreams.streamFromPublisher(Flowable.create(emitter -> {
             op.attach(new EmitterSink(emitter));
             if (!workQueue.enqueue(op)) {

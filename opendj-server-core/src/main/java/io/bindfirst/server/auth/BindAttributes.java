@@ -1,0 +1,35 @@
+package io.bindfirst.server.auth;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+import org.forgerock.opendj.ldap.schema.AttributeType;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+/**
+ * The attributes a bind reads from the entry (the password, the disabled flag, the per-user limits), as
+ * the lower-case names and OIDs {@link io.bindfirst.server.backend.Backend#getEntry(
+ * org.forgerock.opendj.ldap.DN, Set)} takes. Everything {@link AuthenticationInfo#user} and
+ * {@link AuthenticationInfo#isDisabled} look at must be listed here.
+ */
+public final class BindAttributes {
+    private static final String[] TYPES = {
+        "userPassword", "ds-pwp-account-disabled", "ds-rlim-size-limit", "ds-rlim-time-limit"
+    };
+
+    private BindAttributes() {
+    }
+
+    public static Set<String> of(Schema schema) {
+        Set<String> names = new HashSet<>();
+        for (String t : TYPES) {
+            AttributeType type = schema.getAttributeType(t);
+            names.add(type.getOID());
+            for (String n : type.getNames()) {
+                names.add(n.toLowerCase(Locale.ROOT));
+            }
+        }
+        return Set.copyOf(names);
+    }
+}
