@@ -34,6 +34,8 @@ public class BindRaceStressTest {
     private static final long SETTLE_MS = 1_000;
     /** Connections binding as the entry at the moment it is deleted or renamed: more chances per write. */
     private static final int BINDERS = 4;
+    private static final int MIN_INTERLEAVINGS = 1_000;
+    private static final long MAX_SECONDS = 90;
     /**
      * The race window is from the bind's read of its entry to its registration, i.e. the password check.
      * A PBKDF2 hash (about 8 ms here) makes that window wide enough for a write to land in it often, as it
@@ -58,9 +60,13 @@ public class BindRaceStressTest {
             int interleavings = 0;
             int boundBeforeWrite = 0;
             int stale = 0;
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long t0 = System.nanoTime();
+            long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
+            // On a busy machine the time bound alone may give too few races: go on to MIN_INTERLEAVINGS,
+            // but never past the hard cap.
+            long cap = t0 + TimeUnit.SECONDS.toNanos(Math.max(seconds, MAX_SECONDS));
             try {
-                while (System.nanoTime() < end) {
+                while (System.nanoTime() < end || (interleavings < MIN_INTERLEAVINGS && System.nanoTime() < cap)) {
                     int k = iterations++;
                     boolean rename = k % 2 == 1;
                     String dn = "uid=race." + k + "," + TestServer.PEOPLE;
@@ -118,8 +124,9 @@ public class BindRaceStressTest {
                 pool.shutdownNow();
             }
             int registryStale = staleRegistrations(server);
+            long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
             System.out.printf("bind race: %d interleavings (%d writes) in %d s, %d binds succeeded before their "
-                    + "write, %d stale (client), %d stale (registry)%n", interleavings, iterations, seconds,
+                    + "write, %d stale (client), %d stale (registry)%n", interleavings, iterations, elapsed,
                     boundBeforeWrite, stale, registryStale);
             assertTrue(interleavings >= 200, "too few interleavings to mean anything: " + interleavings);
             assertEquals(stale, 0, "connections stayed authenticated as a deleted or renamed entry");

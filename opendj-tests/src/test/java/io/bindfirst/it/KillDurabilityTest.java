@@ -42,9 +42,11 @@ public class KillDurabilityTest {
                 .redirectErrorStream(true);
         Process p = pb.start();
         CompletableFuture<Integer> port = new CompletableFuture<>();
+        StringBuffer output = new StringBuffer();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    output.append(line).append('\n');
                     Matcher m = LISTENING.matcher(line);
                     if (m.find()) {
                         port.complete(Integer.parseInt(m.group(1)));
@@ -53,7 +55,7 @@ public class KillDurabilityTest {
             } catch (Exception e) {
                 port.completeExceptionally(e);
             }
-            port.completeExceptionally(new IllegalStateException("the server exited before listening"));
+            port.completeExceptionally(new IllegalStateException("the server exited before listening:\n" + output));
         }, "child-output");
         reader.setDaemon(true);
         reader.start();

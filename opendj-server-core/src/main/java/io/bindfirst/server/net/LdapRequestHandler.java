@@ -21,11 +21,7 @@ import com.forgerock.reactive.Stream;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.core.Operation;
-import io.bindfirst.server.core.ResponseSink;
 import io.bindfirst.server.work.WorkQueue;
-import io.reactivex.rxjava3.core.BackpressureStrategy;
-import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.core.FlowableEmitter;
 
 /**
  * The per-connection entry point the SDK's Grizzly filter calls for every request, on a selector thread.
@@ -98,12 +94,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         if (!(op instanceof io.bindfirst.server.core.BindOperation)) {
             connection.operationStarted(op);
         }
-        return RxJavaStreams.streamFromPublisher(Flowable.create(emitter -> {
-            op.attach(new EmitterSink(emitter));
-            if (!workQueue.enqueue(op)) {
-                op.rejectBusy();
-            }
-        }, BackpressureStrategy.BUFFER));
+        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, workQueue));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */
@@ -117,23 +108,5 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
             default: r = Responses.newResult(rc); break;
         }
         return r.setDiagnosticMessage(message);
-    }
-
-    private static final class EmitterSink implements ResponseSink {
-        private final FlowableEmitter<Response> emitter;
-
-        EmitterSink(FlowableEmitter<Response> emitter) {
-            this.emitter = emitter;
-        }
-
-        @Override
-        public void send(Response response) {
-            emitter.onNext(response);
-        }
-
-        @Override
-        public void complete() {
-            emitter.onComplete();
-        }
     }
 }
