@@ -35,8 +35,8 @@
 #   BINDFIRST_PORT=1391 SLAPD_PORT=3389 OPENDJ_PORT=1389   SERVER_CPU=0 CLIENT_CPU=1
 #   PEERS=<checkout>/../shared/peers   RESULTS=<checkout>/benchmarks/peer-results
 #   REPORT_ONLY=1  only regenerate the markdown and SVG from the CSV (RUN=<id> picks a run; default the latest)
-# Duration of the full run: REPS x |THREADS| x |PINS| x |SERVERS| x (WARM + SECS + PAUSE + ~1.5 s), i.e.
-# 54 x ~43.5 s = ~39 min with the defaults, plus PREWARM (~1.5 min) and starting the servers.
+# Duration of the full run: REPS x |THREADS| x |PINS| x |SERVERS| x (WARM + SECS + PAUSE + ~2.3 s), i.e.
+# 54 x ~44.3 s = ~40 min with the defaults, plus PREWARM (~1.5 min) and starting the servers: ~42 min.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 MAIN=$(cd "$HERE/.." && pwd)
@@ -112,7 +112,7 @@ wait_for_builds() {
     [[ -z "$busy" ]] && return 0
     (( waited == 0 )) && log "a Maven build runs in $MAIN (pid$busy); waiting for it to end (up to ${BUILD_WAIT:-1800} s)"
     (( waited >= ${BUILD_WAIT:-1800} )) && { echo "the build is still running after $waited s" >&2; return 1; }
-    sleep 5; waited=$((waited + 5))
+    nap 5; waited=$((waited + 5))
   done
 }
 
@@ -161,10 +161,13 @@ stop_bindfirst() {
 set_affinity() { taskset -a -p -c "$2" "$1" >/dev/null; }   # PID CPULIST (all threads)
 ALL_CPUS=0-$((NCPU - 1))
 
-APID=
+APID= NAP=
+# nap SECONDS: a sleep that INT/TERM interrupt at once (bash runs traps only between foreground commands)
+nap() { sleep "$1" & NAP=$!; wait "$NAP"; NAP=; }
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
+  [[ -n "$NAP" ]] && kill "$NAP" 2>/dev/null || true
   if [[ -n "$APID" ]] && kill -0 "$APID" 2>/dev/null; then
     local c; c=$(tr -dc '0-9' <"$PEERS_DIR/authrate.pid" 2>/dev/null || true)
     pid_alive "$c" AuthRate && kill -TERM "$c" 2>/dev/null || true
@@ -202,7 +205,7 @@ bindfirst_elsewhere() {
       "$(tr '\0' ' ' </proc/"$pid"/cmdline | grep -o -- '--port [0-9]*' || echo 'default port');" \
       "waiting up to ${BUSY_WAIT:-600} s for it to stop"
     (( waited >= ${BUSY_WAIT:-600} )) && { echo "it still runs; stop it (bin/stop-ds) or set BINDFIRST_PORT" >&2; exit 1; }
-    sleep 5; waited=$((waited + 5))
+    nap 5; waited=$((waited + 5))
   done
 }
 
@@ -226,6 +229,12 @@ if command -v ldapwhoami >/dev/null; then
   done
 fi
 
+# access_loggers CONFIG_LDIF: "name=enabled, ..." for every enabled-or-not LDAP access logger entry in a cn=config LDIF
+access_loggers() {
+  awk '/^dn: cn=[^,]*Access Logger,cn=Loggers,cn=config/ && !/HTTP/ { split($0, a, /[=,]/); n = a[2] }
+       /^$/ { n = "" }
+       n != "" && /^ds-cfg-enabled:/ { printf "%s%s=%s", sep, n, $2; sep = ", "; n = "" }' "$1" 2>/dev/null || true
+}
 jvm_flags() { tr '\0' '\n' <"/proc/$1/cmdline" | grep -E '^-X|^-server$' | tr '\n' ' ' | sed 's/ $//'; }
 export META_RUN=$RUN_ID META_START=$(date -u +%FT%TZ) META_REPS=$REPS META_THREADS=$THREADS META_PINS=$PINS \
   META_SECS=$SECS META_WARM=$WARM META_PAUSE=$PAUSE META_PREWARM=$PREWARM META_ORDER=$ORDER META_SERVERS=$SERVERS \
@@ -235,6 +244,9 @@ export META_RUN=$RUN_ID META_START=$(date -u +%FT%TZ) META_REPS=$REPS META_THREA
   META_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg) \
   META_STARTED="${!STARTED[*]}" META_PORTS="bindfirst=$BINDFIRST_PORT slapd=$SLAPD_PORT opendj=$OPENDJ_PORT" \
   META_BINDFIRST_JVM=$([[ -n "${SPID[bindfirst]:-}" ]] && jvm_flags "${SPID[bindfirst]}" || true) \
+  META_BINDFIRST_LOGS=$(access_loggers "$MAIN/config/config.ldif") \
+  META_OPENDJ_LOGS=$(access_loggers "$PEERS_DIR/opendj/config/config.ldif") \
+  META_SLAPD_LOGLEVEL=$(awk '$1 == "loglevel" {print $2}' "$PEERS_DIR/slapd/slapd.conf" 2>/dev/null || true) \
   META_OPENDJ_JVM=$([[ -n "${SPID[opendj]:-}" ]] && jvm_flags "${SPID[opendj]}" || true)
 
 # --- measurement helpers (all from /proc) ------------------------------------------------------------
@@ -263,9 +275,9 @@ one_run() {
   la=$(cut -d' ' -f1 /proc/loadavg)
   "$PEERS/authrate.sh" 127.0.0.1 "$port" "$t" "$SECS" "$WARM" >"$lg" 2>&1 &
   APID=$!
-  sleep $((WARM + 1))
+  nap $((WARM + 1))
   b0=$(busy); q0=$(sirq); s0=$(pticks "$pid"); c0=$(treeticks "$APID"); t0=$(date +%s.%N)
-  sleep $((SECS - 3))
+  nap $((SECS - 3))
   b1=$(busy); q1=$(sirq); s1=$(pticks "$pid"); c1=$(treeticks "$APID"); t1=$(date +%s.%N)
   rss=$(rss_mib "$pid"); nc=$(conns "$port")
   wait "$APID" || true; APID=
@@ -295,7 +307,7 @@ if (( PREWARM > 0 )); then
     r=$(grep '^RESULT' "$LOGDIR/prewarm-$s.log" | tail -1 || true)
     [[ -n "$r" && "$r" != *FAILED* ]] || { echo "the pre-warm load failed against $s; see $LOGDIR/prewarm-$s.log" >&2; exit 1; }
     log "  $r"
-    sleep "$PAUSE"
+    nap "$PAUSE"
   done
 fi
 
@@ -308,7 +320,7 @@ for rep in $(seq 1 "$REPS"); do for t in $THREADS; do for pin in $PINS; do
   for k in $(seq 0 $((NS - 1))); do
     if [[ $ORDER == rotate ]]; then s=${SV[$(( (k + rep - 1) % NS ))]}; else s=${SV[$k]}; fi
     one_run "$s" "$pin" "$t" "$rep" "$((k + 1))"
-    sleep "$PAUSE"
+    nap "$PAUSE"
   done
 done; done; done
 for s in "${!SPID[@]}"; do set_affinity "${SPID[$s]}" "$ALL_CPUS"; done
