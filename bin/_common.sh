@@ -22,8 +22,15 @@ build_if_needed() {
      [[ -n $(find "$ROOT/pom.xml" "$ROOT/opendj-server-core" "$ROOT/opendj-backend-je" \
                  -path '*/target' -prune -o -newer "$jar" -type f -print -quit) ]]; then
     echo "Building the server (mvn package, tests skipped)..."
-    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests -pl opendj-backend-je -am package) || {
-      echo "The build failed; see the Maven output above." >&2; exit 1; }
+    local build_log
+    build_log=$(mktemp)
+    if ! (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests -pl opendj-backend-je -am package) >"$build_log" 2>&1; then
+      cat "$build_log" >&2
+      rm -f "$build_log"
+      echo "The build failed; see the Maven output above." >&2
+      exit 1
+    fi
+    rm -f "$build_log"
   fi
 }
 
