@@ -2,21 +2,18 @@ package io.bindfirst.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.io.ASN1;
 import org.forgerock.opendj.io.ASN1Reader;
-import org.forgerock.opendj.io.ASN1Writer;
 import org.forgerock.opendj.io.AbstractLDAPMessageHandler;
 import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ByteStringBuilder;
 import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.controls.Control;
-import org.forgerock.opendj.ldap.controls.GenericControl;
 import org.forgerock.opendj.ldap.requests.GenericBindRequest;
 import org.forgerock.opendj.ldap.requests.Requests;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -30,16 +27,16 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.bindfirst.server.net.RequestReader;
+
 /**
  * Decoding one simple BindRequest PDU (message ID 1, LDAPv3, {@code uid=user.4242,ou=People,dc=example,dc=com},
  * password {@code password}, no controls) into the SDK's request object, as the server does on the
  * selector thread for every request.
  *
- * <p>{@code io.bindfirst.server.net.RequestReader} and {@code RequestDecoder} are package-private, so
- * {@link #serverPath} repeats RequestReader.read's SDK calls step for step: read the envelope (message ID,
- * operation element, optional controls), re-frame the operation alone, and hand it to
- * {@code LDAP.getReader(..).readMessage} with a handler that keeps the request (RequestDecoder also builds a
- * {@code BindOperation}, which needs a running server's context: not included). Differences from the
+ * <p>{@link #serverPath} runs the server's own {@link RequestReader} (envelope, re-framed operation,
+ * controls) with a handler that keeps the request; the server's RequestDecoder also builds a
+ * {@code BindOperation}, which needs a running server's context: not included. Differences from the
  * server: the envelope reader here is the SDK's in-memory {@code ASN1.getReader(ByteString)}, where the
  * server gets Grizzly's buffer reader (package-private in opendj-grizzly), and Grizzly's framing of the
  * bytes is not measured.
@@ -57,11 +54,10 @@ import org.openjdk.jmh.annotations.Warmup;
 public class BindRequestDecodeBenchmark {
 
     static final String BIND_DN = "uid=user.4242,ou=People,dc=example,dc=com";
-    private static final byte TYPE_BOOLEAN = 0x01;
-    private static final byte TYPE_OCTET_STRING = 0x04;
 
     private ByteString pdu;
     private DecodeOptions decodeOptions;
+    private RequestReader reader;
 
     /** Keeps the decoded request, like RequestDecoder.bindRequest. */
     static final class KeepRequest extends AbstractLDAPMessageHandler {
@@ -81,6 +77,7 @@ public class BindRequestDecodeBenchmark {
     public void setUp() throws IOException {
         // As LdapConnectionHandler configures it.
         decodeOptions = new DecodeOptions().setSchema(ServerSchema.load().asNonStrictSchema());
+        reader = new RequestReader(decodeOptions);
         ByteStringBuilder bytes = new ByteStringBuilder();
         LDAP.getWriter(ASN1.getWriter(bytes), 3).writeBindRequest(1, 3, Requests.newGenericBindRequest(
                 BIND_DN, LDAP.TYPE_AUTHENTICATION_SIMPLE, "password".getBytes(StandardCharsets.UTF_8)));
@@ -93,38 +90,13 @@ public class BindRequestDecodeBenchmark {
         }
     }
 
-    /** RequestReader.read, step for step. */
+    /** The server's own RequestReader, then the controls attached as the server does. */
     @Benchmark
     public GenericBindRequest serverPath() throws IOException {
         KeepRequest decoder = new KeepRequest();
-        ASN1Reader in = ASN1.getReader(pdu);
-        in.readStartSequence();
-        long messageId = in.readInteger();
-        if (messageId < 0 || messageId > Integer.MAX_VALUE) {
-            throw new IOException("Invalid message ID " + messageId);
-        }
-        byte opType = in.peekType();
-        ByteString opContent = in.readOctetString(opType);
-        List<Control> controls = List.of();
-        if (in.hasNextElement() && in.peekType() == LDAP.TYPE_CONTROL_SEQUENCE) {
-            controls = readControls(in.readOctetString(LDAP.TYPE_CONTROL_SEQUENCE));
-        }
-        while (in.hasNextElement()) {
-            in.skipElement();
-        }
-        in.readEndSequence();
-
-        ByteStringBuilder framed = new ByteStringBuilder(opContent.length() + 16);
-        ASN1Writer w = ASN1.getWriter(framed);
-        w.writeStartSequence();
-        w.writeInteger(messageId);
-        w.writeOctetString(opType, opContent);
-        w.writeEndSequence();
-        LDAP.getReader(ASN1.getReader(framed), decodeOptions).readMessage(decoder);
-        if (decoder.request != null) {
-            for (Control c : controls) {
-                decoder.request.addControl(c);
-            }
+        List<Control> controls = reader.read(ASN1.getReader(pdu), decoder);
+        for (Control c : controls) {
+            decoder.request.addControl(c);
         }
         return decoder.request;
     }
@@ -135,29 +107,5 @@ public class BindRequestDecodeBenchmark {
         KeepRequest decoder = new KeepRequest();
         LDAP.getReader(ASN1.getReader(pdu), decodeOptions).readMessage(decoder);
         return decoder.request;
-    }
-
-    /** RequestReader.readControls; not reached by this PDU, kept so the code path is the server's. */
-    private static List<Control> readControls(ByteString content) throws IOException {
-        List<Control> out = new ArrayList<>(2);
-        ASN1Reader r = ASN1.getReader(content);
-        while (r.hasNextElement()) {
-            r.readStartSequence();
-            String oid = r.readOctetStringAsString();
-            boolean critical = false;
-            if (r.hasNextElement() && r.peekType() == TYPE_BOOLEAN) {
-                critical = r.readBoolean();
-            }
-            ByteString value = null;
-            if (r.hasNextElement() && r.peekType() == TYPE_OCTET_STRING) {
-                value = r.readOctetString();
-            }
-            while (r.hasNextElement()) {
-                r.skipElement();
-            }
-            r.readEndSequence();
-            out.add(GenericControl.newControl(oid, critical, value));
-        }
-        return out;
     }
 }

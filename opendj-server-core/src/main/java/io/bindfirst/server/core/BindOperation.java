@@ -59,6 +59,12 @@ public final class BindOperation extends Operation {
         return VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(oid) || super.understands(oid);
     }
 
+    /** RFC 4511 4.11: a bind cannot be abandoned, so it skips the connection's in-flight map. */
+    @Override
+    public boolean abandonable() {
+        return false;
+    }
+
     /** RFC 4513 4: whatever its outcome, a bind ends the previous authentication. */
     @Override
     protected void prepare() {

@@ -58,6 +58,11 @@ public abstract class Operation implements Runnable, CompletedOperationView {
         return messageId;
     }
 
+    /** Whether an Abandon can name this operation; RFC 4511 4.11 excludes bind (and unbind, StartTLS). */
+    public boolean abandonable() {
+        return true;
+    }
+
     /** RFC 4511 4.11: the operation stops at the next check and no response is sent. */
     public void abandon() {
         abandoned = true;

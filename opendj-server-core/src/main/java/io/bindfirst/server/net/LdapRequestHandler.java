@@ -70,7 +70,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
     public Stream<Response> handle(LDAPClientContext context, LdapRequestEnvelope envelope) {
         RequestDecoder decoder = new RequestDecoder(server, connection);
         try {
-            reader.read((ASN1Reader) envelope.getContent(), decoder);
+            decoder.addControls(reader.read((ASN1Reader) envelope.getContent(), decoder));
         } catch (DecodeException e) {
             if (e.isFatal()) {
                 connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request: " + e.getMessage());
@@ -90,8 +90,8 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         if (op == null) {
             return RxJavaStreams.emptyStream();
         }
-        // RFC 4511 4.11: a bind cannot be abandoned, so binds (the hot path) skip the in-flight map.
-        if (!(op instanceof io.bindfirst.server.core.BindOperation)) {
+        // Only what can be abandoned goes in the in-flight map: binds (the hot path) cannot (RFC 4511 4.11).
+        if (op.abandonable()) {
             connection.operationStarted(op);
         }
         return RxJavaStreams.streamFromPublisher(new OperationResponses(op, workQueue));

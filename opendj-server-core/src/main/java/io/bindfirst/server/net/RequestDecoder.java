@@ -41,6 +41,15 @@ final class RequestDecoder extends AbstractLDAPMessageHandler {
     org.forgerock.opendj.ldap.requests.Request request;
     int abandonedMessageId = -1;
 
+    /** Attaches the message's controls (decoded by {@link RequestReader}) to the request, if there is one. */
+    void addControls(java.util.List<org.forgerock.opendj.ldap.controls.Control> controls) {
+        if (request != null) {
+            for (org.forgerock.opendj.ldap.controls.Control c : controls) {
+                request.addControl(c);
+            }
+        }
+    }
+
     RequestDecoder(ServerContext server, ClientConnection connection) {
         this.server = server;
         this.connection = connection;

@@ -8,6 +8,7 @@ import org.forgerock.opendj.io.ASN1;
 import org.forgerock.opendj.io.ASN1Reader;
 import org.forgerock.opendj.io.ASN1Writer;
 import org.forgerock.opendj.io.LDAP;
+import org.forgerock.opendj.io.LDAPMessageHandler;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ByteStringBuilder;
 import org.forgerock.opendj.ldap.DecodeException;
@@ -16,8 +17,9 @@ import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.GenericControl;
 
 /**
- * Reads one LDAPMessage (RFC 4511 4.1.1) from the transport and hands its operation to a
- * {@link RequestDecoder}, with the request's controls attached.
+ * Reads one LDAPMessage (RFC 4511 4.1.1) from the transport: hands its operation to an SDK message
+ * handler (the server's {@link RequestDecoder}) and returns the message's controls. Public so the
+ * benchmarks measure this very code.
  *
  * <p>Why not just {@code LDAP.getReader(..).readMessage(..)}: in SDK 5.0.3 its request readers look for
  * controls inside the operation's SEQUENCE, where there are none, so controls are never decoded; the
@@ -26,18 +28,22 @@ import org.forgerock.opendj.ldap.controls.GenericControl;
  * element (re-framed alone for the SDK's reader, which decodes it correctly), and the controls element,
  * decoded here. Costs one copy of the operation's bytes.
  */
-final class RequestReader {
+public final class RequestReader {
     private static final byte TYPE_BOOLEAN = 0x01;
     private static final byte TYPE_OCTET_STRING = 0x04;
 
     private final DecodeOptions decodeOptions;
 
-    RequestReader(DecodeOptions decodeOptions) {
+    public RequestReader(DecodeOptions decodeOptions) {
         this.decodeOptions = decodeOptions;
     }
 
-    /** Decodes the message into {@code decoder}; its request (if any) carries the message's controls. */
-    void read(ASN1Reader in, RequestDecoder decoder) throws IOException {
+    /**
+     * Decodes the message's operation into {@code handler}.
+     *
+     * @return the message's controls (empty when none), for the caller to attach to the request
+     */
+    public List<Control> read(ASN1Reader in, LDAPMessageHandler handler) throws IOException {
         in.readStartSequence();
         long messageId = in.readInteger();
         if (messageId < 0 || messageId > Integer.MAX_VALUE) {
@@ -61,12 +67,8 @@ final class RequestReader {
         w.writeInteger(messageId);
         w.writeOctetString(opType, opContent);
         w.writeEndSequence();
-        LDAP.getReader(ASN1.getReader(framed), decodeOptions).readMessage(decoder);
-        if (decoder.request != null) {
-            for (Control c : controls) {
-                decoder.request.addControl(c);
-            }
-        }
+        LDAP.getReader(ASN1.getReader(framed), decodeOptions).readMessage(handler);
+        return controls;
     }
 
     /** The content of {@code [0] Controls}: SEQUENCE OF { controlType, criticality DEFAULT FALSE, controlValue }. */
