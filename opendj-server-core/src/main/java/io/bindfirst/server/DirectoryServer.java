@@ -1,6 +1,7 @@
 package io.bindfirst.server;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -13,6 +14,8 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.schema.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import com.sun.management.UnixOperatingSystemMXBean;
 
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
@@ -29,6 +32,7 @@ import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
 import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.net.LdapConnectionHandler;
 import io.bindfirst.server.plugin.Plugin;
 import io.bindfirst.server.plugin.PluginInvoker;
@@ -37,6 +41,7 @@ import io.bindfirst.server.pwd.PasswordStorageScheme;
 import io.bindfirst.server.schema.SchemaLoadException;
 import io.bindfirst.server.schema.SchemaLoader;
 import io.bindfirst.server.virtual.VirtualEntries;
+import io.bindfirst.server.work.SlowLane;
 import io.bindfirst.server.work.WorkQueue;
 import io.bindfirst.server.work.WorkerPool;
 import io.reactivex.rxjava3.plugins.RxJavaPlugins;
@@ -49,10 +54,13 @@ public final class DirectoryServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryServer.class);
     /** The root password shipped in config.ldif, refused on anything but a loopback listener. */
     static final ByteString DEMO_ROOT_PASSWORD = ByteString.valueOfUtf8("password");
+    /** File descriptors the server needs besides its client connections: JE files, logs, the JVM's jars. */
+    static final int FILE_DESCRIPTOR_RESERVE = 256;
 
     private final ServerContext context;
     private final WorkQueue workQueue;
     private final LdapConnectionHandler connectionHandler;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private DirectoryServer(ServerContext context, WorkQueue workQueue, LdapConnectionHandler handler) {
         this.context = context;
@@ -83,6 +91,7 @@ public final class DirectoryServer implements AutoCloseable {
         List<Backend> opened = new ArrayList<>();
         AccessLog accessLog = AccessLog.DISABLED;
         WorkQueue workQueue = null;
+        SlowLane slowLane = null;
         try {
             for (BackendConfig bc : config.backends()) {
                 Backend b = open(bc, schema);
@@ -94,17 +103,28 @@ public final class DirectoryServer implements AutoCloseable {
             if (config.accessLog() != null) {
                 accessLog = new FileAccessLog(config.accessLog(), 65_536);
             }
+            // After the read gate closes, each selector (and each worker resuming parked reads) may still be
+            // decoding one connection's pipelined requests, at most the per-connection limit of them.
+            ServerConfig.Listener l = config.listener();
+            int burst = (l.selectorThreads() + config.workQueue().workerThreads()) * l.maxConcurrentOpsPerConnection();
+            WorkerPool pool = new WorkerPool(config.workQueue().workerThreads(), config.workQueue().capacity(), burst);
+            workQueue = pool;
+            ServerConfig.WorkQueue wq = config.workQueue();
+            slowLane = new SlowLane(wq.slowLaneThreads(), wq.capacity(), wq.slowLaneCpuShare(), pool);
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     new AuthenticatedUsers<ClientConnection>(), new WriteEpoch(), new AccessPolicy(), accessLog,
                     new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
-                    new PluginInvoker(List.of()));
+                    new PluginInvoker(List.of()), slowLane);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
-            workQueue = new WorkerPool(config.workQueue().workerThreads(), config.workQueue().capacity());
             LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue);
+            warnIfTooFewFileDescriptors(config.listener().maxConnections());
             return new DirectoryServer(ctx, workQueue, handler);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
             if (workQueue != null) {
                 workQueue.close();
+            }
+            if (slowLane != null) {
+                slowLane.close();
             }
             accessLog.close();
             opened.forEach(Backend::close);
@@ -156,6 +176,23 @@ public final class DirectoryServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Each client connection is a file descriptor, and a server out of them stops accepting without a word
+     * from the transport: say so at start when the limit cannot hold the configured maximum.
+     */
+    private static void warnIfTooFewFileDescriptors(int maxConnections) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
+            long limit = os.getMaxFileDescriptorCount();
+            long needed = (long) maxConnections + FILE_DESCRIPTOR_RESERVE;
+            if (limit < needed) {
+                LOG.warn("The open-files limit is {}, below the {} client connections allowed "
+                        + "(ds-cfg-max-allowed-client-connections) plus {} for the server itself: connections "
+                        + "beyond about {} will not be accepted. Raise the limit or lower the setting.",
+                        limit, maxConnections, FILE_DESCRIPTOR_RESERVE, Math.max(0, limit - FILE_DESCRIPTOR_RESERVE));
+            }
+        }
+    }
+
     private static Backend open(BackendConfig bc, Schema schema) throws BackendException, ServerStartException {
         for (BackendProvider p : ServiceLoader.load(BackendProvider.class)) {
             if (p.type().equals(bc.type())) {
@@ -182,16 +219,38 @@ public final class DirectoryServer implements AutoCloseable {
         return context;
     }
 
+    /** The open client connections (their count, the limits). */
+    public ClientConnections clientConnections() {
+        return connectionHandler.connections();
+    }
+
+    /** The work queue operations run from (its high-water figures are for tests and benchmarks). */
+    public WorkQueue workQueue() {
+        return workQueue;
+    }
+
+    /** How often back-pressure parked a connection's read since the start. */
+    public long timesReadsParked() {
+        return connectionHandler.timesReadsParked();
+    }
+
     /** Where the LDAP listener is bound (with the real port when 0 was configured). */
     public InetSocketAddress ldapAddress() {
         return connectionHandler.address();
     }
 
-    /** Stops listening, finishes queued operations, closes the backends and the access log. */
+    /**
+     * Stops listening, sends each connection a notice of disconnection, finishes queued operations, closes
+     * the backends and the access log.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         connectionHandler.close();
         workQueue.close();
+        context.slowLane().close();
         context.backends().close();
         context.accessLog().close();
     }

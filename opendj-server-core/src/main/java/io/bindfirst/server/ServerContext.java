@@ -15,6 +15,7 @@ import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.virtual.VirtualEntries;
+import io.bindfirst.server.work.SlowLane;
 
 /**
  * What operations need from the running server, passed in rather than reached through statics, so a
@@ -23,11 +24,12 @@ import io.bindfirst.server.virtual.VirtualEntries;
 public record ServerContext(ServerConfig config, Schema schema, Backends backends, PasswordSchemes passwordSchemes,
                             RootUsers rootUsers, AuthenticatedUsers<ClientConnection> authenticatedUsers,
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
-                            VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins) {
+                            VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
+                            SlowLane slowLane) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
-                writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins);
+                writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane);
     }
 }

@@ -4,19 +4,10 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.fail;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -43,62 +34,164 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
  * broken connection) is an error and is counted, never waited on: connections have connect and response
  * timeouts, a broken one is reopened after a short pause, and every thread stops at the deadline.
  *
+ * <p>Around the fast binds, for connection-management experiments:
+ * <ul>
+ * <li><b>idle connections</b> ({@link IdleCrowd}): before the warm-up, N raw non-blocking sockets each
+ * bind once as {@code uid=user.K} (K cycling over the user range) and then stay silent until the end of
+ * the measured window, when the ones the server has closed are counted; opened in batches, in bounded
+ * time, failing with how many were opened.</li>
+ * <li><b>slow connections</b> ({@link SlowLoad}): round(threads * f / (1 - f)) more connections, each
+ * with its own thread, looping slow operations through the warm-up and the measured window: PBKDF2 binds
+ * as {@code uid=slow.K} (users the benchmark (re)creates as root, with a pre-hashed
+ * {@code {PBKDF2-HMAC-SHA256}} password), or unindexed subtree searches of the whole suffix as root. Their
+ * latencies (those completing in the window) and their errors (busy, timeLimitExceeded, 120 s timeouts...:
+ * reported, fatal only to the smoke run) are kept apart from the fast binds'.</li>
+ * <li><b>resident memory</b> of the server process (Linux {@code VmRSS}) just before the idle connections
+ * are opened and once they are all bound, after a short settle: the difference over N is the cost of an
+ * idle connection.</li>
+ * </ul>
+ *
  * <p>Without {@code -Dbind.bench=true} this is a short smoke run that CI executes on every build (4 threads,
- * 1 s warm-up, 3 s measured, a started server with 1,000 users): it asserts that no bind failed and that
- * binds were done, never a timing. With {@code -Dbind.bench=true} it is the full benchmark, set by
- * {@code bind.bench.threads} (16), {@code bind.bench.durationSeconds} (30), {@code bind.bench.warmupSeconds}
- * (10), {@code bind.bench.users} (10,000: the users the started server creates, or the range bound against
- * on a given server), {@code bind.bench.host} / {@code bind.bench.port} (aim at a server already listening
- * instead of starting one) and {@code bind.bench.label} ("bindfirst"). Those reach the forked test JVM only
- * through the surefire {@code systemPropertyVariables} of this module's pom.
+ * 1 s warm-up, 3 s measured, a server started in this JVM with 1,000 users, 50 idle connections, slow
+ * fraction 0.34 = 2 slow connections of mixed kinds, one PBKDF2 at 20,000 iterations and one search): it
+ * asserts that no fast bind failed and that binds were done, that every idle connection was opened, that
+ * no slow operation failed and that one completed; never a timing. With {@code -Dbind.bench=true} it is the
+ * full benchmark, set by these {@code bind.bench.*} properties:
+ * <ul>
+ * <li>{@code threads} (16), {@code durationSeconds} (30), {@code warmupSeconds} (10), {@code users}
+ * (10,000: the users the started server creates; 5,000: the range bound against on a given server),
+ * {@code label} ("bindfirst");</li>
+ * <li>{@code host} / {@code port}: aim at a server already listening instead of starting one, with
+ * {@code serverPid} to read that process's memory;</li>
+ * <li>{@code server}: {@code inprocess} (a server in this JVM, the default) or {@code fork} (a child JVM,
+ * {@link ForkedServer}, with {@code serverJvmOpts}, default "-Xms64m -Xmx192m"); fork is chosen by itself
+ * for more than 2,000 idle connections when no port is given, so that the client's and the server's
+ * sockets do not share one process's descriptor limit;</li>
+ * <li>{@code idle} (0);</li>
+ * <li>{@code slowFraction} (0, below 1), {@code slowKind} ({@code pbkdf2}, {@code search} or
+ * {@code mixed}, the default: even slow connections PBKDF2, odd ones search), {@code slowIterations}
+ * ({@link BenchSettings#DEFAULT_SLOW_ITERATIONS}, about 2 s of CPU per bind on the 2-core machine where it
+ * was measured), {@code rootDN} ("cn=Directory Manager") and {@code rootPassword} ("password").</li>
+ * </ul>
+ * Those reach the forked test JVM only through the surefire {@code systemPropertyVariables} of this
+ * module's pom. {@code benchmarks/bind-bench.sh} runs it with options.
  *
  * <p>Each run prints one {@code BIND-BENCH} line and writes it to {@code target/bind-bench/}: a row appended
- * to {@code bind-bench.csv} and one JSON file named after the label and the time (with the merged
- * histogram, base64 of its compressed encoding, for later merging or re-reading).
+ * to {@code bind-bench-v2.csv} and one JSON file named after the label and the time (with the merged
+ * histograms, base64 of their compressed encoding, for later merging or re-reading); see {@link BenchResult}.
  *
- * <p>A started server runs in this JVM, with the shipped configuration (access log on): client and server
- * share the CPUs, the heap and the garbage collector. Figures from it are for comparing runs side by side on
- * one machine, not absolute numbers.
+ * <p>A server started in-process runs in this JVM, with the shipped configuration (access log on): client
+ * and server share the CPUs, the heap and the garbage collector, and its memory figures are this JVM's
+ * (rss_of=test-jvm). A forked one shares only the CPUs. Figures are for comparing runs side by side on one
+ * machine, not absolute numbers.
  */
 public class BindLatencyBenchmarkTestCase {
-    private static final String PREFIX = "bind.bench.";
     private static final byte[] PASSWORD = TestServer.USER_PASSWORD.getBytes(StandardCharsets.UTF_8);
-    private static final long LOWEST_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
-    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long LOWEST_NANOS = BenchResult.LOWEST_NANOS;
+    private static final long HIGHEST_NANOS = BenchResult.HIGHEST_NANOS;
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     /** A bind not answered in this long is a (timeout) error; it also bounds how late a thread can stop. */
     private static final long RESPONSE_TIMEOUT_MS = 10_000;
     /** Pause after a failed connect, so that a dead server gives a count of errors rather than a busy loop. */
     private static final long RECONNECT_PAUSE_MS = 50;
-    private static final DateTimeFormatter FILE_TIME =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
-    private static final String CSV_HEADER = "timestamp,label,mode,target,users,threads,warmup_s,duration_s,"
-            + "binds,binds_per_s,mean_ms,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,errors,warmup_errors";
+    /** Opening the idle connections may take this long, plus {@value #IDLE_OPEN_MS_PER_CONNECTION} ms each. */
+    private static final long IDLE_OPEN_BASE_MS = 60_000;
+    private static final long IDLE_OPEN_MS_PER_CONNECTION = 20;
 
     @Test
     public void bindLatency() throws Exception {
-        Settings s = Settings.fromSystemProperties();
-        TestServer started = null;
+        BenchSettings s = BenchSettings.fromSystemProperties();
+        TestServer inProcess = null;
+        ForkedServer forked = null;
+        IdleCrowd idle = null;
         try {
             String host = s.host;
             int port = s.port;
-            if (port == 0) {
-                started = TestServer.start(s.users);
-                host = "127.0.0.1";
-                port = started.port();
+            BenchResult r;
+            long rssPid;
+            switch (s.server) {
+                case INPROCESS:
+                    inProcess = TestServer.start(s.users);
+                    host = "127.0.0.1";
+                    port = inProcess.port();
+                    r = new BenchResult(s, "in-process");
+                    rssPid = ProcessHandle.current().pid();
+                    r.rssOf = "test-jvm";
+                    break;
+                case FORK:
+                    forked = ForkedServer.start(s.users, s.serverJvmOpts);
+                    host = "127.0.0.1";
+                    port = forked.port();
+                    r = new BenchResult(s, "forked");
+                    rssPid = forked.pid();
+                    r.rssOf = "server";
+                    break;
+                default:
+                    r = new BenchResult(s, host + ":" + port);
+                    rssPid = s.serverPid;
+                    r.rssOf = rssPid > 0 ? "server" : "none";
             }
             preflight(host, port, s.users);
-            Result r = run(host, port, s, started == null ? host + ":" + port : "in-process");
+            SlowLoad slow = new SlowLoad(host, port, s);
+            slow.prepare();
+            idle = new IdleCrowd(host, port, s.users, PASSWORD);
+            if (s.idle > 0) {
+                openIdle(idle, s, r, rssPid);
+            }
+            run(host, port, s, slow, idle, r);
             System.out.println(r.line());
-            write(r);
+            r.write();
+            if (forked != null && !forked.isAlive()) {
+                fail("the forked server exited during the run; its last output:\n" + forked.lastOutput());
+            }
             assertEquals(r.errors, 0, "binds that failed in the measured window: " + r.errorSummary());
             assertEquals(r.warmupErrors, 0, "binds that failed in the warm-up: " + r.errorSummary());
             assertTrue(r.histogram.getTotalCount() > 0, "no bind completed in the measured window");
+            assertEquals(r.idleOpened, s.idle, "idle connections opened");
+            if (!s.bench) {
+                // In the benchmark, slow errors (busy, timeLimitExceeded...) are results, reported above.
+                assertEquals(r.slowErrors, 0, "slow operations that failed: " + r.slowErrorSummary());
+                assertTrue(s.slowConnections() == 0 || r.slowHistogram.getTotalCount() > 0,
+                        "no slow operation completed in the measured window");
+            }
         } finally {
-            if (started != null) {
-                started.close();
+            if (idle != null) {
+                idle.close();
+            }
+            if (forked != null) {
+                forked.close();
+            }
+            if (inProcess != null) {
+                inProcess.close();
             }
         }
+    }
+
+    /**
+     * Opens and binds the idle connections, reading the server's resident memory just before and, after a
+     * short settle with no requests at all, just after.
+     */
+    private static void openIdle(IdleCrowd idle, BenchSettings s, BenchResult r, long rssPid)
+            throws InterruptedException {
+        long settleMs = s.bench ? 2_000 : 200;
+        Thread.sleep(settleMs / 2);
+        r.rssBeforeIdleKb = ForkedServer.rssKb(rssPid);
+        long t0 = System.nanoTime();
+        long budgetMs = IDLE_OPEN_BASE_MS + IDLE_OPEN_MS_PER_CONNECTION * s.idle;
+        try {
+            idle.open(s.idle, t0 + TimeUnit.MILLISECONDS.toNanos(budgetMs));
+        } catch (IllegalStateException e) {
+            String hint = s.server != BenchSettings.ServerMode.INPROCESS ? ""
+                    : " (the server runs in this JVM: its sockets and the idle ones share one descriptor limit;"
+                    + " bind.bench.server=fork gives it its own)";
+            fail("cannot open the idle connections: " + e.getMessage() + hint, e);
+        }
+        r.idleOpenMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        r.idleOpened = idle.opened();
+        Thread.sleep(settleMs);
+        r.rssAfterIdleKb = ForkedServer.rssKb(rssPid);
+        System.out.printf("BIND-BENCH %d idle connections opened and bound in %d ms; rss %d -> %d KiB (%s)%n",
+                r.idleOpened, r.idleOpenMs, r.rssBeforeIdleKb, r.rssAfterIdleKb, r.rssOf);
     }
 
     /**
@@ -125,7 +218,8 @@ public class BindLatencyBenchmarkTestCase {
         return new LDAPConnection(o, host, port);
     }
 
-    private static Result run(String host, int port, Settings s, String target) throws InterruptedException {
+    private static void run(String host, int port, BenchSettings s, SlowLoad slow, IdleCrowd idle, BenchResult r)
+            throws InterruptedException {
         long start = System.nanoTime();
         long measureFrom = start + TimeUnit.SECONDS.toNanos(s.warmupSeconds);
         long measureTo = measureFrom + TimeUnit.SECONDS.toNanos(s.durationSeconds);
@@ -138,6 +232,7 @@ public class BindLatencyBenchmarkTestCase {
             w.thread = t;
             workers.add(w);
         }
+        slow.start(measureFrom, measureTo);
         for (Worker w : workers) {
             w.thread.start();
         }
@@ -145,6 +240,12 @@ public class BindLatencyBenchmarkTestCase {
         long graceMs = RESPONSE_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 5_000;
         long waitMs = TimeUnit.NANOSECONDS.toMillis(measureTo - System.nanoTime()) + graceMs;
         boolean stopped = done.await(Math.max(waitMs, graceMs), TimeUnit.MILLISECONDS);
+        // The window is over: slow operations still in flight no longer count; closing their connections ends them.
+        boolean slowStopped = slow.stop();
+        if (s.idle > 0) {
+            r.idleOpenAtEnd = idle.countOpen();
+            r.idleClosedBy.putAll(idle.closedBy);
+        }
         if (!stopped) {
             for (Worker w : workers) {
                 w.abort();
@@ -152,15 +253,19 @@ public class BindLatencyBenchmarkTestCase {
             done.await(5, TimeUnit.SECONDS);
         }
         assertTrue(stopped, "bind threads still running " + graceMs + " ms after the deadline");
+        assertTrue(slowStopped, "slow threads still running 10 s after they were stopped");
         // The latch orders every thread's writes before these reads.
-        Result r = new Result(s, target, Instant.now());
+        r.at = Instant.now();
         for (Worker w : workers) {
             r.histogram.add(w.histogram);
             r.errors += w.errors;
             r.warmupErrors += w.warmupErrors;
             w.errorsByCause.forEach((k, v) -> r.errorsByCause.merge(k, v, Long::sum));
         }
-        return r;
+        r.slowHistogram.add(slow.histogram);
+        r.slowByKind.putAll(slow.byKind);
+        r.slowErrors = slow.errors;
+        r.slowErrorsByCause.putAll(slow.errorsByCause);
     }
 
     /** One client thread with its own connection. */
@@ -279,206 +384,5 @@ public class BindLatencyBenchmarkTestCase {
             }
             thread.interrupt();
         }
-    }
-
-    /** The run's settings: fixed for the smoke run, from system properties for the benchmark. */
-    static final class Settings {
-        final boolean bench;
-        final int threads;
-        final long warmupSeconds;
-        final long durationSeconds;
-        final int users;
-        final String host;
-        /** 0: start a server. */
-        final int port;
-        final String label;
-
-        private Settings(boolean bench, int threads, long warmupSeconds, long durationSeconds, int users,
-                         String host, int port, String label) {
-            this.bench = bench;
-            this.threads = threads;
-            this.warmupSeconds = warmupSeconds;
-            this.durationSeconds = durationSeconds;
-            this.users = users;
-            this.host = host;
-            this.port = port;
-            this.label = label;
-        }
-
-        static Settings fromSystemProperties() {
-            if (!Boolean.parseBoolean(prop("bind.bench"))) {
-                return new Settings(false, 4, 1, 3, 1_000, null, 0, "smoke");
-            }
-            String host = prop(PREFIX + "host");
-            int port = (int) number("port", host != null ? 389 : 0, 0, 65_535);
-            if (port != 0 && host == null) {
-                host = "127.0.0.1";
-            }
-            String label = prop(PREFIX + "label");
-            return new Settings(true,
-                    (int) number("threads", 16, 1, 10_000),
-                    number("warmupSeconds", 10, 0, 86_400),
-                    number("durationSeconds", 30, 1, 86_400),
-                    (int) number("users", port == 0 ? 10_000 : 5_000, 1, Integer.MAX_VALUE),
-                    host, port, label != null ? label : "bindfirst");
-        }
-
-        /**
-         * A property's value, or {@code null} when it is unset, blank or an unresolved {@code ${...}} that
-         * Maven passes through when a systemPropertyVariables entry names a property nobody set.
-         */
-        static String prop(String name) {
-            String v = System.getProperty(name);
-            if (v == null || v.isBlank() || v.startsWith("${")) {
-                return null;
-            }
-            return v.trim();
-        }
-
-        private static long number(String name, long dflt, long min, long max) {
-            String v = prop(PREFIX + name);
-            if (v == null) {
-                return dflt;
-            }
-            long n;
-            try {
-                n = Long.parseLong(v.replace("_", ""));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(PREFIX + name + " is not a whole number: " + v, e);
-            }
-            if (n < min || n > max) {
-                throw new IllegalArgumentException(PREFIX + name + " must be in " + min + ".." + max + ": " + v);
-            }
-            return n;
-        }
-    }
-
-    /** The merged figures of one run. */
-    static final class Result {
-        final Settings s;
-        final String target;
-        final Instant at;
-        final Histogram histogram = new Histogram(LOWEST_NANOS, HIGHEST_NANOS, 3);
-        final Map<String, Long> errorsByCause = new TreeMap<>();
-        long errors;
-        long warmupErrors;
-
-        Result(Settings s, String target, Instant at) {
-            this.s = s;
-            this.target = target;
-            this.at = at;
-        }
-
-        long binds() {
-            return histogram.getTotalCount();
-        }
-
-        double bindsPerSecond() {
-            return binds() / (double) s.durationSeconds;
-        }
-
-        double ms(double nanos) {
-            return nanos / 1e6;
-        }
-
-        double pct(double p) {
-            return binds() == 0 ? 0 : ms(histogram.getValueAtPercentile(p));
-        }
-
-        double mean() {
-            return binds() == 0 ? 0 : ms(histogram.getMean());
-        }
-
-        double max() {
-            return binds() == 0 ? 0 : ms(histogram.getMaxValue());
-        }
-
-        String mode() {
-            return s.bench ? "bench" : "smoke";
-        }
-
-        String errorSummary() {
-            return errorsByCause.isEmpty() ? "none" : errorsByCause.toString();
-        }
-
-        String line() {
-            return String.format(Locale.ROOT, "BIND-BENCH label=%s mode=%s target=%s users=%d threads=%d "
-                            + "warmup_s=%d duration_s=%d binds=%d binds_per_s=%.1f mean_ms=%.3f p50_ms=%.3f "
-                            + "p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f errors=%d warmup_errors=%d%s",
-                    s.label, mode(), target, s.users, s.threads, s.warmupSeconds, s.durationSeconds, binds(),
-                    bindsPerSecond(), mean(), pct(50), pct(90), pct(99), pct(99.9), max(), errors, warmupErrors,
-                    errorsByCause.isEmpty() ? "" : " error_causes=" + errorSummary());
-        }
-
-        String csvRow() {
-            return String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%d,%d,%d,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d",
-                    at, csv(s.label), mode(), csv(target), s.users, s.threads, s.warmupSeconds, s.durationSeconds,
-                    binds(), bindsPerSecond(), mean(), pct(50), pct(90), pct(99), pct(99.9), max(), errors,
-                    warmupErrors);
-        }
-
-        String json() {
-            ByteBuffer buf = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-            int len = histogram.encodeIntoCompressedByteBuffer(buf);
-            String hist = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), len));
-            StringBuilder causes = new StringBuilder("{");
-            errorsByCause.forEach((k, v) -> causes.append(causes.length() > 1 ? ", " : "")
-                    .append(quote(k)).append(": ").append(v));
-            causes.append('}');
-            return String.format(Locale.ROOT, "{%n"
-                            + "  \"timestamp\": %s,%n  \"label\": %s,%n  \"mode\": %s,%n  \"target\": %s,%n"
-                            + "  \"users\": %d,%n  \"threads\": %d,%n  \"warmupSeconds\": %d,%n"
-                            + "  \"durationSeconds\": %d,%n  \"binds\": %d,%n  \"bindsPerSecond\": %.1f,%n"
-                            + "  \"latencyMs\": {\"mean\": %.4f, \"p50\": %.4f, \"p90\": %.4f, \"p99\": %.4f, "
-                            + "\"p99.9\": %.4f, \"max\": %.4f},%n"
-                            + "  \"errors\": %d,%n  \"warmupErrors\": %d,%n  \"errorCauses\": %s,%n"
-                            + "  \"java\": %s,%n  \"processors\": %d,%n"
-                            + "  \"histogram\": {\"unit\": \"ns\", \"lowest\": %d, \"highest\": %d, "
-                            + "\"significantDigits\": 3, \"compressedBase64\": %s}%n}%n",
-                    quote(at.toString()), quote(s.label), quote(mode()), quote(target), s.users, s.threads,
-                    s.warmupSeconds, s.durationSeconds, binds(), bindsPerSecond(), mean(), pct(50), pct(90),
-                    pct(99), pct(99.9), max(), errors, warmupErrors, causes, quote(System.getProperty("java.version")),
-                    Runtime.getRuntime().availableProcessors(), LOWEST_NANOS, HIGHEST_NANOS, quote(hist));
-        }
-    }
-
-    private static void write(Result r) throws IOException {
-        Path dir = Path.of(System.getProperty("basedir", ".")).resolve("target/bind-bench");
-        Files.createDirectories(dir);
-        Path csv = dir.resolve("bind-bench.csv");
-        String row = r.csvRow() + System.lineSeparator();
-        if (!Files.exists(csv) || Files.size(csv) == 0) {
-            row = CSV_HEADER + System.lineSeparator() + row;
-        }
-        Files.writeString(csv, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        String name = "bind-bench-" + r.s.label.replaceAll("[^A-Za-z0-9._-]", "_") + "-t" + r.s.threads + "-"
-                + FILE_TIME.format(r.at) + ".json";
-        Path json = dir.resolve(name);
-        Files.writeString(json, r.json(), StandardOpenOption.CREATE_NEW);
-        System.out.println("BIND-BENCH wrote " + csv.toAbsolutePath() + " and " + json.toAbsolutePath());
-    }
-
-    private static String csv(String v) {
-        return v.contains(",") || v.contains("\"") || v.contains("\n") ? "\"" + v.replace("\"", "\"\"") + "\"" : v;
-    }
-
-    private static String quote(String v) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char ch : v.toCharArray()) {
-            switch (ch) {
-                case '"': b.append("\\\""); break;
-                case '\\': b.append("\\\\"); break;
-                case '\n': b.append("\\n"); break;
-                case '\r': b.append("\\r"); break;
-                case '\t': b.append("\\t"); break;
-                default:
-                    if (ch < 0x20) {
-                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-                    } else {
-                        b.append(ch);
-                    }
-            }
-        }
-        return b.append('"').toString();
     }
 }

@@ -2,6 +2,7 @@ package io.bindfirst.it;
 
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
@@ -24,6 +25,16 @@ import io.bindfirst.server.backend.EntryVisitor;
  */
 public final class SlowSearchBackendProvider implements BackendProvider {
     static final long DELAY_MS = 20;
+    /** Searches running now, and the most at once since the last {@link #resetCounters()}. */
+    static final AtomicInteger ACTIVE = new AtomicInteger();
+    static final AtomicInteger MOST_ACTIVE = new AtomicInteger();
+    /** Searches that ended because the visitor said stop (abandon, limits, unbind). */
+    static final AtomicInteger STOPPED = new AtomicInteger();
+
+    static void resetCounters() {
+        MOST_ACTIVE.set(ACTIVE.get());
+        STOPPED.set(0);
+    }
 
     @Override
     public String type() {
@@ -57,15 +68,24 @@ public final class SlowSearchBackendProvider implements BackendProvider {
             @Override
             public void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor)
                     throws BackendException {
-                je.search(base, scope, filter, e -> {
-                    try {
-                        Thread.sleep(DELAY_MS);
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                        return false;
-                    }
-                    return visitor.visit(e);
-                });
+                MOST_ACTIVE.accumulateAndGet(ACTIVE.incrementAndGet(), Math::max);
+                try {
+                    je.search(base, scope, filter, e -> {
+                        try {
+                            Thread.sleep(DELAY_MS);
+                        } catch (InterruptedException ex) {
+                            Thread.currentThread().interrupt();
+                            return false;
+                        }
+                        boolean more = visitor.visit(e);
+                        if (!more) {
+                            STOPPED.incrementAndGet();
+                        }
+                        return more;
+                    });
+                } finally {
+                    ACTIVE.decrementAndGet();
+                }
             }
 
             @Override

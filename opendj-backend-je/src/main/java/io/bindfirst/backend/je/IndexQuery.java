@@ -50,6 +50,11 @@ final class IndexQuery {
         this.storage = storage;
     }
 
+    /** Whether the indexes can narrow {@code filter}'s candidates; decided without reading storage. */
+    boolean canUse(Filter filter) {
+        return filter.accept(planner, null) != null;
+    }
+
     /** Ascending, distinct candidate ids for {@code filter}, or {@code null} if the indexes cannot help. */
     long[] candidates(Filter filter) throws BackendException {
         Plan plan = filter.accept(planner, null);

@@ -46,6 +46,7 @@ final class JeBackend implements Backend {
     private final Entries entries;
     private final Indexes indexes;
     private final Search search;
+    private final IndexQuery query;
     private final Writes writes;
     private final AtomicLong nextId;
 
@@ -64,7 +65,8 @@ final class JeBackend implements Backend {
         Database meta = storage.openDatabase("meta", false);
         this.entries = new Entries(dn2id, id2entry, codec);
         this.indexes = Indexes.open(storage, meta, id2entry, codec, config.equalityIndexes(), schema);
-        this.search = new Search(storage, entries, keys, new IndexQuery(schema, indexes.byOid(), storage));
+        this.query = new IndexQuery(schema, indexes.byOid(), storage);
+        this.search = new Search(storage, entries, keys, query);
         this.writes = new Writes(config.id(), baseDNs, keys, codec, storage, entries, indexes);
         this.nextId = new AtomicLong(storage.read(entries::lastId) + 1);
     }
@@ -113,6 +115,11 @@ final class JeBackend implements Backend {
     @Override
     public void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor) throws BackendException {
         search.run(base, scope, filter, visitor);
+    }
+
+    @Override
+    public boolean isUnindexed(Filter filter) {
+        return !query.canUse(filter);
     }
 
     @Override

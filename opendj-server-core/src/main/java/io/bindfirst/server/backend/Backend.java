@@ -69,6 +69,15 @@ public interface Backend extends AutoCloseable {
     void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor) throws BackendException;
 
     /**
+     * Whether {@link #search} with {@code filter} would walk its whole scope rather than narrow it with
+     * indexes: such a search is sent to the slow lane. Cheap: decided from the filter and the index
+     * configuration, without reading storage.
+     */
+    default boolean isUnindexed(Filter filter) {
+        return false;
+    }
+
+    /**
      * Adds one entry, whose parent must exist unless the entry is a base DN.
      *
      * @throws BackendException {@code ENTRY_ALREADY_EXISTS}, {@code NO_SUCH_OBJECT} for a missing parent

@@ -74,7 +74,8 @@ public final class ConfigLoader {
         ServerConfig.Limits limits = new ServerConfig.Limits(
                 integer(root, "ds-cfg-size-limit", 1000, 0, Integer.MAX_VALUE),
                 integer(root, "ds-cfg-time-limit", 60, 0, Integer.MAX_VALUE),
-                integer(root, "ds-cfg-lookthrough-limit", 5000, 0, Integer.MAX_VALUE));
+                integer(root, "ds-cfg-lookthrough-limit", 5000, 0, Integer.MAX_VALUE),
+                integer(root, "ds-cfg-idle-time-limit", 0, 0, Integer.MAX_VALUE));
         Path schemaDir = path(root, "ds-cfg-schema-directory", "config/schema");
 
         Entry wq = require(WORK_QUEUE);
@@ -83,19 +84,28 @@ public final class ConfigLoader {
             threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
         }
         ServerConfig.WorkQueue workQueue = new ServerConfig.WorkQueue(threads,
-                integer(wq, "ds-cfg-max-work-queue-capacity", 10_000, 1, 10_000_000));
+                integer(wq, "ds-cfg-max-work-queue-capacity", 10_000, 1, 10_000_000),
+                integer(wq, "ds-cfg-num-slow-lane-threads", 2, 1, 1024),
+                integer(wq, "ds-cfg-slow-lane-cpu-share", 5, 1, 100),
+                integer(wq, "ds-cfg-slow-lane-password-work-factor", 100_000, 1, Integer.MAX_VALUE));
 
         Entry ldap = require(LDAP_HANDLER);
         if (!bool(ldap, "ds-cfg-enabled", true)) {
             throw new ConfigException(LDAP_HANDLER + ": ds-cfg-enabled: the LDAP connection handler is the "
                     + "only way in and cannot be disabled");
         }
+        int selectors = integer(ldap, "ds-cfg-num-request-handlers", 0, 0, 256);
+        if (selectors == 0) {
+            selectors = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
+        }
         ServerConfig.Listener listener = new ServerConfig.Listener(
                 string(ldap, "ds-cfg-listen-address", "127.0.0.1"),
                 integer(ldap, "ds-cfg-listen-port", 1389, 0, 65535),
-                integer(ldap, "ds-cfg-accept-backlog", 1024, 1, 65535),
+                integer(ldap, "ds-cfg-accept-backlog", 4096, 1, 65535),
                 integer(ldap, "ds-cfg-max-request-size", 5 * 1024 * 1024, 1024, Integer.MAX_VALUE),
-                integer(ldap, "ds-cfg-max-concurrent-ops-per-connection", 1024, 1, 65536),
+                integer(ldap, "ds-cfg-max-concurrent-ops-per-connection", 100, 1, 65536),
+                integer(ldap, "ds-cfg-max-allowed-client-connections", 16384, 1, 10_000_000),
+                selectors,
                 bool(ldap, "ds-cfg-benchmark-bind-ceiling", false));
 
         Entry pw = require(PASSWORDS);

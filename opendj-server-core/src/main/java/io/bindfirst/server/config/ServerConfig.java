@@ -51,18 +51,64 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param backlog the TCP accept backlog
      * @param maxRequestBytes the largest request PDU accepted
      * @param maxConcurrentOpsPerConnection requests one connection may have outstanding
+     * @param maxConnections client connections open at once; one more is refused with a notice of disconnection
+     * @param selectorThreads threads that read, decode and write for all connections (already resolved from
+     *        0 = automatic)
      * @param bindCeiling benchmark only: every bind succeeds without backend or password check
      */
     public record Listener(String address, int port, int backlog, int maxRequestBytes,
-                           int maxConcurrentOpsPerConnection, boolean bindCeiling) {
+                           int maxConcurrentOpsPerConnection, int maxConnections, int selectorThreads,
+                           boolean bindCeiling) {
+
+        public Listener withPort(int newPort) {
+            return new Listener(address, newPort, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
+                    maxConnections, selectorThreads, bindCeiling);
+        }
+
+        public Listener withBindCeiling(boolean on) {
+            return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
+                    maxConnections, selectorThreads, on);
+        }
+
+        public Listener withMaxConnections(int max) {
+            return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
+                    max, selectorThreads, bindCeiling);
+        }
+
+        public Listener withMaxRequestBytes(int max) {
+            return new Listener(address, port, backlog, max, maxConcurrentOpsPerConnection,
+                    maxConnections, selectorThreads, bindCeiling);
+        }
+
+        public Listener withMaxConcurrentOpsPerConnection(int max) {
+            return new Listener(address, port, backlog, maxRequestBytes, max,
+                    maxConnections, selectorThreads, bindCeiling);
+        }
     }
 
-    /** Zero means unlimited, as in RFC 4511 requests. */
-    public record Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit) {
+    /**
+     * Zero means unlimited, as in RFC 4511 requests.
+     *
+     * @param idleTimeLimitSeconds a connection with no operation in progress and no request for this long is
+     *        sent a notice of disconnection and closed; 0 = never
+     */
+    public record Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit, int idleTimeLimitSeconds) {
+
+        public Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit) {
+            this(sizeLimit, timeLimitSeconds, lookthroughLimit, 0);
+        }
     }
 
-    /** @param workerThreads worker threads (already resolved from 0 = automatic) */
-    public record WorkQueue(int workerThreads, int capacity) {
+    /**
+     * @param workerThreads worker threads (already resolved from 0 = automatic)
+     * @param capacity operations held before the transport stops reading
+     * @param slowLaneThreads threads of the slow lane, where expensive operations run
+     * @param slowLaneCpuShare percent of each slow-lane thread's time it may work while the workers have work
+     * @param slowLanePasswordWorkFactor a stored password at least this costly (PBKDF2 iterations or their
+     *        equivalent) is checked on the slow lane
+     */
+    public record WorkQueue(int workerThreads, int capacity, int slowLaneThreads, int slowLaneCpuShare,
+                            long slowLanePasswordWorkFactor) {
     }
 
     public record Passwords(String defaultScheme, boolean allowClearText) {
@@ -86,13 +132,11 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     }
 
     public ServerConfig withListenPort(int port) {
-        return withListener(new Listener(listener.address(), port, listener.backlog(),
-                listener.maxRequestBytes(), listener.maxConcurrentOpsPerConnection(), listener.bindCeiling()));
+        return withListener(listener.withPort(port));
     }
 
     public ServerConfig withBindCeiling(boolean on) {
-        return withListener(new Listener(listener.address(), listener.port(), listener.backlog(),
-                listener.maxRequestBytes(), listener.maxConcurrentOpsPerConnection(), on));
+        return withListener(listener.withBindCeiling(on));
     }
 
     public ServerConfig withLimits(Limits newLimits) {

@@ -19,6 +19,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.RootUsers;
+import io.bindfirst.server.pwd.Pacer;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
@@ -122,9 +123,41 @@ public final class BindOperation extends Operation {
             return pre;
         }
         long epoch = server.writeEpoch().current();
+        Entry entry;
         try {
-            Entry entry = backend.getEntry(dn, server.bindAttributes());
-            if (entry == null || AuthenticationInfo.isDisabled(entry) || !passwordMatches(entry, password)) {
+            entry = backend.getEntry(dn, server.bindAttributes());
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+        if (entry == null || AuthenticationInfo.isDisabled(entry)) {
+            return invalidCredentials();
+        }
+        if (isExpensive(entry)) {
+            // A costly stored password (PBKDF2 with many iterations) is checked on the slow lane, paced, so
+            // that it cannot take the workers and the CPU that cheap binds need (issue #5).
+            return onSlowLane(() -> verify(backend, dn, entry, password, epoch, server.slowLane().pacer()));
+        }
+        return verify(backend, dn, entry, password, epoch, Pacer.NONE);
+    }
+
+    private boolean isExpensive(Entry entry) {
+        Attribute stored = entry.getAttribute("userPassword");
+        if (stored == null) {
+            return false;
+        }
+        long threshold = server.config().workQueue().slowLanePasswordWorkFactor();
+        for (ByteString value : stored) {
+            if (server.passwordSchemes().workFactor(value) >= threshold) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Checks the password and, if it matches, authenticates the connection (unless a write raced it). */
+    private Result verify(Backend backend, DN dn, Entry entry, ByteString password, long epoch, Pacer pacer) {
+        try {
+            if (!passwordMatches(entry, password, pacer)) {
                 return invalidCredentials();
             }
             Result result = success(AuthenticationInfo.user(entry));
@@ -147,13 +180,13 @@ public final class BindOperation extends Operation {
         return now != null && !AuthenticationInfo.isDisabled(now);
     }
 
-    private boolean passwordMatches(Entry entry, ByteString password) {
+    private boolean passwordMatches(Entry entry, ByteString password, Pacer pacer) {
         Attribute stored = entry.getAttribute("userPassword");
         if (stored == null) {
             return false;
         }
         for (ByteString value : stored) {
-            if (server.passwordSchemes().verify(password, value)) {
+            if (server.passwordSchemes().verify(password, value, pacer)) {
                 return true;
             }
         }

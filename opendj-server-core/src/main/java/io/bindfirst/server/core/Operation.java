@@ -2,6 +2,7 @@ package io.bindfirst.server.core;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
@@ -29,6 +30,8 @@ import io.bindfirst.server.plugin.PluginResult;
  */
 public abstract class Operation implements Runnable, CompletedOperationView {
     private static final Logger LOG = LoggerFactory.getLogger(Operation.class);
+    /** What {@code execute} returns when the result will come from the slow lane. */
+    private static final Result LATER = Responses.newResult(ResultCode.OTHER);
 
     protected final ServerContext server;
     protected final ClientConnection connection;
@@ -90,11 +93,36 @@ public abstract class Operation implements Runnable, CompletedOperationView {
                 result = execute();
             }
         } catch (RuntimeException e) {
-            // A bug or an unexpected SDK failure: the client gets a clean error, never a dropped connection.
-            LOG.error("{} on connection {} failed", kind(), connection.id(), e);
-            result = errorResult(ResultCode.OTHER, "The server could not process the request");
+            result = unexpected(e);
         }
-        finish(result);
+        if (result != LATER) {
+            finish(result);
+        }
+    }
+
+    /** A bug or an unexpected SDK failure: the client gets a clean error, never a dropped connection. */
+    private Result unexpected(RuntimeException e) {
+        LOG.error("{} on connection {} failed", kind(), connection.id(), e);
+        return errorResult(ResultCode.OTHER, "The server could not process the request");
+    }
+
+    /**
+     * Moves the rest of the operation to the slow lane ({@link io.bindfirst.server.work.SlowLane}): {@code rest}
+     * runs there, paced, and the operation finishes with its result. {@code execute} returns what this returns.
+     * A full slow lane answers {@code busy} at once.
+     */
+    protected final Result onSlowLane(Supplier<Result> rest) {
+        boolean queued = server.slowLane().enqueue(() -> {
+            Result r;
+            try {
+                r = rest.get();
+            } catch (RuntimeException e) {
+                r = unexpected(e);
+            }
+            finish(r);
+        });
+        return queued ? LATER
+                : errorResult(ResultCode.BUSY, "The server is too busy to process the request; try again");
     }
 
     /** Answers without running, when no worker can take the operation. */

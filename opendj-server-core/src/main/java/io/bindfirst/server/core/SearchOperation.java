@@ -88,15 +88,31 @@ public final class SearchOperation extends Operation {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS,
                         "Only root users may read the configuration");
             }
+            if (scope != SearchScope.BASE_OBJECT && backend.isUnindexed(request.getFilter())) {
+                // It walks its whole scope: the slow lane runs it, paced, off the workers (issue #5).
+                return onSlowLane(() -> searchBackendToResult(backend, base, scope, walk));
+            }
+            return searchBackendToResult(backend, base, scope, walk);
+        } catch (BackendException e) {
+            return backendError(e, base);
+        }
+    }
+
+    private Result searchBackendToResult(Backend backend, DN base, SearchScope scope, Walk walk) {
+        try {
             searchBackend(backend, base, scope, walk);
             return walk.result();
         } catch (BackendException e) {
-            Result r = errorResult(e.resultCode(), e.getMessage());
-            if (e.resultCode() == ResultCode.NO_SUCH_OBJECT) {
-                r.setMatchedDN(matchedDN(base));
-            }
-            return r;
+            return backendError(e, base);
         }
+    }
+
+    private Result backendError(BackendException e, DN base) {
+        Result r = errorResult(e.resultCode(), e.getMessage());
+        if (e.resultCode() == ResultCode.NO_SUCH_OBJECT) {
+            r.setMatchedDN(matchedDN(base));
+        }
+        return r;
     }
 
     /** Base DN "": the root DSE itself for a base search, else the naming contexts and what is below them. */
@@ -194,6 +210,7 @@ public final class SearchOperation extends Operation {
 
         /** @return whether to go on */
         boolean offer(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes) {
+            server.slowLane().pacer().pace(); // gives way to the workers when on the slow lane; else nothing
             if (isAbandoned()) {
                 return stop(ResultCode.CANCELLED, "Abandoned");
             }

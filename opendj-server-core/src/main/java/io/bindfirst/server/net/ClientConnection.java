@@ -25,6 +25,11 @@ public final class ClientConnection {
     private final long id = NEXT_ID.getAndIncrement();
     private final ServerContext server;
     private final LDAPClientContext context;
+    private final ClientConnections connections;
+    /** Activity is recorded only when an idle time limit is set: nothing per request otherwise. */
+    private final boolean tracksActivity;
+    private final OperationSlots slots;
+    private volatile long lastActivityNanos = System.nanoTime();
     private final AtomicLong nextOperationId = new AtomicLong();
     private final ConcurrentHashMap<Integer, Operation> inFlight = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -32,9 +37,12 @@ public final class ClientConnection {
     private final AtomicReference<AuthenticationInfo> authentication =
             new AtomicReference<>(AuthenticationInfo.ANONYMOUS);
 
-    ClientConnection(ServerContext server, LDAPClientContext context) {
+    ClientConnection(ServerContext server, LDAPClientContext context, ClientConnections connections) {
         this.server = server;
         this.context = context;
+        this.connections = connections;
+        this.tracksActivity = connections.tracksActivity();
+        this.slots = new OperationSlots(server.config().listener().maxConcurrentOpsPerConnection());
     }
 
     public long id() {
@@ -98,12 +106,40 @@ public final class ClientConnection {
         }
     }
 
-    void operationStarted(Operation op) {
-        inFlight.put(op.messageId(), op);
+    /** A request arrived (any request, including abandon). */
+    void requestReceived() {
+        if (tracksActivity) {
+            lastActivityNanos = System.nanoTime();
+        }
     }
 
+    /** An operation was decoded and will run; abandonable ones are kept by message ID for abandon. */
+    void operationStarted(Operation op) {
+        slots.received();
+        if (op.abandonable()) {
+            inFlight.put(op.messageId(), op);
+        }
+    }
+
+    /** Called once per started operation, when its result is ready. */
     public void operationDone(Operation op) {
-        inFlight.remove(op.messageId(), op);
+        if (tracksActivity) {
+            lastActivityNanos = System.nanoTime();
+        }
+        if (op.abandonable()) {
+            inFlight.remove(op.messageId(), op);
+        }
+        slots.done();
+    }
+
+    /** The connection's limit on outstanding operations. */
+    OperationSlots slots() {
+        return slots;
+    }
+
+    /** How long the connection has been idle at {@code now}: 0 while an operation is in progress. */
+    long idleNanos(long now) {
+        return slots.outstanding() > 0 ? 0 : now - lastActivityNanos;
     }
 
     void abandon(int messageId) {
@@ -122,6 +158,7 @@ public final class ClientConnection {
     /** Called once the transport reports the connection gone, however it went. */
     void closed(String reason) {
         if (closed.compareAndSet(false, true)) {
+            connections.remove(this);
             AuthenticationInfo old = authentication.get();
             if (!old.isAnonymous()) {
                 server.authenticatedUsers().remove(old.authenticationDN(), this);

@@ -2,10 +2,15 @@ package io.bindfirst.server.net;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Set;
 
+import org.forgerock.opendj.grizzly.GrizzlyLDAPListener;
 import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.LDAPListener;
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.util.Options;
+
+import com.forgerock.reactive.RxJavaStreams;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.config.ServerConfig;
@@ -13,14 +18,23 @@ import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.work.WorkQueue;
 
 /**
- * The LDAP listener: the OpenDJ SDK's Grizzly transport, with one {@link LdapRequestHandler} per accepted
- * connection.
+ * The LDAP listener: the OpenDJ SDK's Grizzly listener on the server's own {@link LdapTransport}, with one
+ * {@link LdapRequestHandler} per accepted connection, admitted by {@link ClientConnections} (the maximum
+ * number of connections) and read only while the work queue has room ({@link ReadGate}).
  */
 public final class LdapConnectionHandler implements AutoCloseable {
-    private final LDAPListener listener;
+    private final ServerContext server;
+    private final ClientConnections connections;
+    private final ReadGate gate;
+    private final LdapTransport transport;
+    private final GrizzlyLDAPListener listener;
 
     public LdapConnectionHandler(ServerContext server, WorkQueue workQueue) throws IOException {
+        this.server = server;
         ServerConfig.Listener cfg = server.config().listener();
+        this.connections = new ClientConnections(cfg.maxConnections(), server.config().limits().idleTimeLimitSeconds());
+        this.gate = new ReadGate(workQueue, connections);
+        this.transport = new LdapTransport(cfg.selectorThreads(), gate);
         // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
         // an add, a read-only refusal for cn=config...). Operations check names against the strict schema.
@@ -28,17 +42,32 @@ public final class LdapConnectionHandler implements AutoCloseable {
         Options options = Options.defaultOptions()
                 .set(LDAPListener.CONNECT_MAX_BACKLOG, cfg.backlog())
                 .set(LDAPListener.REQUEST_MAX_SIZE_IN_BYTES, cfg.maxRequestBytes())
-                .set(LDAPListener.MAX_CONCURRENT_REQUESTS, cfg.maxConcurrentOpsPerConnection())
+                // Off: the SDK 5.0.3 limit re-delivers a request after suspending a read (see OperationSlots),
+                // which enforces the configured limit instead.
+                .set(LDAPListener.MAX_CONCURRENT_REQUESTS, Integer.MAX_VALUE)
                 .set(LDAPListener.LDAP_DECODE_OPTIONS, decodeOptions)
                 .set(LDAPListener.TCP_NO_DELAY, true);
-        this.listener = new LDAPListener(cfg.address(), cfg.port(), context -> {
-            LdapRequestHandler handler = new LdapRequestHandler(server, workQueue, decodeOptions, context);
-            InetSocketAddress peer = context.getPeerAddress();
-            InetSocketAddress local = context.getLocalAddress();
-            server.accessLog().log(AccessRecord.connection("CONNECT", handler.connection().id(),
-                    "from=" + hostPort(peer) + " to=" + hostPort(local) + " protocol=LDAP"));
-            return handler;
-        }, options);
+        try {
+            this.listener = new GrizzlyLDAPListener(Set.of(new InetSocketAddress(cfg.address(), cfg.port())),
+                    context -> {
+                        LdapRequestHandler handler =
+                                new LdapRequestHandler(server, workQueue, decodeOptions, context, connections);
+                        ClientConnection c = handler.connection();
+                        server.accessLog().log(AccessRecord.connection("CONNECT", c.id(),
+                                "from=" + hostPort(context.getPeerAddress()) + " to="
+                                        + hostPort(context.getLocalAddress()) + " protocol=LDAP"));
+                        if (!connections.tryAdd(c)) {
+                            c.disconnect(ResultCode.ADMIN_LIMIT_EXCEEDED, "The server already has the maximum of "
+                                    + connections.max() + " client connections open");
+                            return (ctx, request) -> RxJavaStreams.emptyStream();
+                        }
+                        return handler;
+                    }, options, transport.grizzly());
+        } catch (IOException | RuntimeException e) {
+            transport.close();
+            connections.close();
+            throw e;
+        }
     }
 
     private static String hostPort(InetSocketAddress a) {
@@ -47,11 +76,24 @@ public final class LdapConnectionHandler implements AutoCloseable {
 
     /** The address actually bound (the port is chosen by the system when configured as 0). */
     public InetSocketAddress address() {
-        return listener.firstSocketAddress();
+        return listener.getSocketAddresses().iterator().next();
     }
 
+    public ClientConnections connections() {
+        return connections;
+    }
+
+    /** Reads parked by back-pressure since the start. */
+    public long timesReadsParked() {
+        return gate.timesParked();
+    }
+
+    /** Stops accepting, then stops every connection with a notice of disconnection (unavailable). */
     @Override
     public void close() {
         listener.close();
+        connections.close();
+        connections.disconnectAll(ResultCode.UNAVAILABLE, "The Directory Server is shutting down");
+        transport.close();
     }
 }

@@ -27,8 +27,7 @@ import io.bindfirst.server.work.WorkQueue;
  * The per-connection entry point the SDK's Grizzly filter calls for every request, on a selector thread.
  * It decodes the request there (the envelope's buffer is only valid during this call) and returns a
  * stream that, when the transport subscribes, queues the operation on the worker pool; the worker then
- * emits the responses. The SDK allows a bounded number of such streams per connection and stops reading
- * beyond it, which bounds what one client can queue.
+ * emits the responses. What one connection can have outstanding is bounded by its {@link OperationSlots}.
  */
 final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, LdapRequestEnvelope, Stream<Response>> {
     private static final Logger LOG = LoggerFactory.getLogger(LdapRequestHandler.class);
@@ -39,20 +38,32 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
     private final ClientConnection connection;
 
     LdapRequestHandler(ServerContext server, WorkQueue workQueue, DecodeOptions decodeOptions,
-                       LDAPClientContext context) {
+                       LDAPClientContext context, ClientConnections connections) {
         this.server = server;
         this.workQueue = workQueue;
         this.reader = new RequestReader(decodeOptions);
-        this.connection = new ClientConnection(server, context);
+        this.connection = new ClientConnection(server, context, connections);
         context.addListener(new LDAPClientContextEventListener() {
             @Override
             public void handleConnectionError(LDAPClientContext ctx, Throwable error) {
-                connection.closed("I/O error");
+                if (error instanceof DecodeException) {
+                    // The SDK's decoder failed on the PDU itself (bad BER, or longer than the maximum request
+                    // size) and is about to close the connection; tell the client why first (RFC 4511 4.4.1).
+                    // The close that follows is graceful: Grizzly writes the queued notice before closing.
+                    connection.disconnect(ResultCode.PROTOCOL_ERROR, "The request could not be decoded: "
+                            + error.getMessage());
+                } else {
+                    connection.closed("I/O error");
+                }
             }
 
             @Override
             public void handleConnectionClosed(LDAPClientContext ctx, UnbindRequest unbindRequest) {
                 connection.closed(unbindRequest != null ? "Client Unbind" : "Client Disconnect");
+                if (unbindRequest != null) {
+                    // RFC 4511 4.3: the server ends the session (the SDK only reports the unbind); no notice.
+                    ctx.disconnect();
+                }
             }
 
             @Override
@@ -68,6 +79,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
 
     @Override
     public Stream<Response> handle(LDAPClientContext context, LdapRequestEnvelope envelope) {
+        connection.requestReceived();
         RequestDecoder decoder = new RequestDecoder(server, connection);
         try {
             decoder.addControls(reader.read((ASN1Reader) envelope.getContent(), decoder));
@@ -90,11 +102,8 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         if (op == null) {
             return RxJavaStreams.emptyStream();
         }
-        // Only what can be abandoned goes in the in-flight map: binds (the hot path) cannot (RFC 4511 4.11).
-        if (op.abandonable()) {
-            connection.operationStarted(op);
-        }
-        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, workQueue));
+        connection.operationStarted(op);
+        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection, workQueue));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */

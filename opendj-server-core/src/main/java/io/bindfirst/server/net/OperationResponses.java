@@ -15,7 +15,7 @@ import io.bindfirst.server.work.WorkQueue;
 
 /**
  * The responses of one operation, as the reactive stream the SDK's transport subscribes to. When it is
- * subscribed it queues the operation on the worker pool; the worker then {@link #send}s entries and the
+ * subscribed it queues the operation on the worker pool (once its connection has a free slot); the worker then {@link #send}s entries and the
  * result and {@link #complete}s. Signals are serialized by a drain loop and never exceed the demand the
  * transport requested (a search may produce more entries than it asked for: those wait in a queue).
  *
@@ -25,6 +25,7 @@ import io.bindfirst.server.work.WorkQueue;
  */
 final class OperationResponses implements Publisher<Response>, Subscription, ResponseSink {
     private final Operation operation;
+    private final ClientConnection connection;
     private final WorkQueue workQueue;
     private final ConcurrentLinkedQueue<Response> pending = new ConcurrentLinkedQueue<>();
     private final AtomicLong requested = new AtomicLong();
@@ -34,8 +35,9 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
     private volatile boolean cancelled;
     private boolean terminated;
 
-    OperationResponses(Operation operation, WorkQueue workQueue) {
+    OperationResponses(Operation operation, ClientConnection connection, WorkQueue workQueue) {
         this.operation = operation;
+        this.connection = connection;
         this.workQueue = workQueue;
     }
 
@@ -50,6 +52,10 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         downstream = subscriber;
         subscriber.onSubscribe(this);
         operation.attach(this);
+        connection.slots().start(this::enqueue);
+    }
+
+    private void enqueue() {
         if (!workQueue.enqueue(operation)) {
             operation.rejectBusy();
         }

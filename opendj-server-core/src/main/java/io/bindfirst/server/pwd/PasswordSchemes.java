@@ -66,6 +66,11 @@ public final class PasswordSchemes {
      * arguments, an empty presented password, an unknown scheme and malformed values do not match.
      */
     public boolean verify(ByteSequence clear, ByteSequence storedValue) {
+        return verify(clear, storedValue, Pacer.NONE);
+    }
+
+    /** {@link #verify(ByteSequence, ByteSequence)}, giving way through {@code pacer} if the check is long. */
+    public boolean verify(ByteSequence clear, ByteSequence storedValue, Pacer pacer) {
         if (clear == null || clear.isEmpty() || storedValue == null) {
             return false;
         }
@@ -77,7 +82,18 @@ public final class PasswordSchemes {
         if (scheme == null) {
             return false;
         }
-        return scheme.matches(clear, storedValue.subSequence(close + 1, storedValue.length()).toString());
+        return scheme.matches(clear, storedValue.subSequence(close + 1, storedValue.length()).toString(), pacer);
+    }
+
+    /**
+     * The cost of checking a password against {@code storedValue}, in PBKDF2 iterations or their
+     * equivalent ({@link PasswordStorageScheme#workFactor}); 1 for clear text, unknown or malformed values.
+     */
+    public long workFactor(ByteSequence storedValue) {
+        int close = storedValue == null ? -1 : closingBrace(storedValue);
+        PasswordStorageScheme scheme = close < 0 ? null : find(storedValue, 1, close);
+        return scheme == null ? 1
+                : scheme.workFactor(storedValue.subSequence(close + 1, storedValue.length()).toString());
     }
 
     /**

@@ -39,4 +39,20 @@ public interface PasswordStorageScheme {
      * @param encodedValue the part of the stored value that follows {@code {NAME}}
      */
     boolean matches(ByteSequence clear, String encodedValue);
+
+    /**
+     * {@link #matches(ByteSequence, String)}, calling {@code pacer} every fraction of a millisecond of work
+     * if the check is long (an expensive key derivation), so that it can give way to cheap work.
+     */
+    default boolean matches(ByteSequence clear, String encodedValue, Pacer pacer) {
+        return matches(clear, encodedValue);
+    }
+
+    /**
+     * How costly checking a password against {@code encodedValue} is, in PBKDF2-HMAC-SHA256 iterations or
+     * their equivalent (a salted SHA-2 hash is 1). Used to send expensive checks to the slow lane.
+     */
+    default long workFactor(String encodedValue) {
+        return 1;
+    }
 }

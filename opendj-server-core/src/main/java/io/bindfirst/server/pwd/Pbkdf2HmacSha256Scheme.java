@@ -114,6 +114,22 @@ public final class Pbkdf2HmacSha256Scheme implements PasswordStorageScheme {
 
     @Override
     public boolean matches(ByteSequence clear, String encodedValue) {
+        return matches(clear, encodedValue, null);
+    }
+
+    /** The stored iteration count, or 1 for a malformed value (which matches nothing, at no cost). */
+    @Override
+    public long workFactor(String encodedValue) {
+        int n = encodedValue == null ? -1 : parseIterations(encodedValue, encodedValue.indexOf(':'));
+        return Math.max(1, n);
+    }
+
+    /**
+     * With a pacer, the key is derived by {@link Pbkdf2Paced} (the same function, computed here with
+     * {@code Mac} so that it can stop every 1,024 iterations and call the pacer); without one, by the JDK.
+     */
+    @Override
+    public boolean matches(ByteSequence clear, String encodedValue, Pacer pacer) {
         if (clear == null || clear.isEmpty() || encodedValue == null) {
             return false;
         }
@@ -126,7 +142,10 @@ public final class Pbkdf2HmacSha256Scheme implements PasswordStorageScheme {
         if (decoded == null || decoded.length <= KEY_LENGTH) {
             return false; // malformed, or no salt at all
         }
-        byte[] actual = derive(clear, Arrays.copyOfRange(decoded, KEY_LENGTH, decoded.length), storedIterations);
+        byte[] salt = Arrays.copyOfRange(decoded, KEY_LENGTH, decoded.length);
+        byte[] actual = pacer == null || pacer == Pacer.NONE
+                ? derive(clear, salt, storedIterations)
+                : Pbkdf2Paced.derive(clear, salt, storedIterations, KEY_LENGTH, pacer);
         return actual != null && ConstantTime.equals(actual, Arrays.copyOf(decoded, KEY_LENGTH));
     }
 
@@ -180,7 +199,7 @@ public final class Pbkdf2HmacSha256Scheme implements PasswordStorageScheme {
      * encodes them back to UTF-8, so PBKDF2 sees exactly the presented bytes. Intermediate copies are
      * wiped.
      */
-    private static char[] utf8Chars(ByteSequence clear) {
+    static char[] utf8Chars(ByteSequence clear) {
         byte[] bytes = clear.toByteArray();
         // One byte of UTF-8 never decodes to more than one char, so this buffer cannot overflow.
         CharBuffer chars = CharBuffer.allocate(bytes.length);

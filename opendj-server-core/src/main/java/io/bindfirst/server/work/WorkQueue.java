@@ -2,16 +2,29 @@ package io.bindfirst.server.work;
 
 /**
  * The hand-off from the transport (Grizzly selector threads, which must never block) to the threads that
- * run operations. One method, so the strategy behind it can be measured and swapped.
+ * run operations. One small interface, so the strategy behind it can be measured and swapped.
  */
 public interface WorkQueue extends AutoCloseable {
 
     /**
      * Queues {@code operation} to run on a worker. Never blocks.
      *
-     * @return {@code false} if the queue is full; the caller answers the request {@code busy}
+     * @return {@code false} if the queue is full even past its high-water mark; the caller answers the
+     *         request {@code busy}
      */
     boolean enqueue(Runnable operation);
+
+    /**
+     * Whether as many operations wait or run as the configured capacity: the transport then stops reading
+     * requests (back-pressure) until {@link #whenCaughtUp} is called.
+     */
+    boolean saturated();
+
+    /**
+     * Sets what to call when the work queue has caught up (fallen below its low-water mark after an
+     * operation ended); called on a worker thread, so it must be quick and must not block.
+     */
+    void whenCaughtUp(Runnable callback);
 
     /** Stops taking work, lets queued work finish for a short while, then stops the workers. */
     @Override

@@ -11,42 +11,90 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A fixed set of worker threads fed by a bounded queue. A full queue rejects at once (the request is
- * answered {@code busy}) instead of growing without bound; the per-connection limit on outstanding
- * requests stops reading from a connection before it can flood the queue on its own.
+ * A fixed set of worker threads fed by a bounded queue, with a count of the operations it holds (waiting or
+ * running). At {@code capacity} it reports itself {@link #saturated()}: the transport stops reading from
+ * connections, so the queue stops growing; below three quarters of it the transport is told to read again.
+ * Requests already read when the gate closed still queue: the caller says how many that can be at most
+ * ({@code burst}: each thread that reads or resumes reads may be decoding one connection's worth of
+ * pipelined requests). Only past {@code capacity + burst} is a request rejected (answered {@code busy}),
+ * which back-pressure makes a bug rather than an event.
  */
 public final class WorkerPool implements WorkQueue {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
 
     private final ThreadPoolExecutor executor;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicInteger mostPending = new AtomicInteger();
+    private final int highWater;
+    private final int lowWater;
+    private volatile Runnable caughtUp = () -> { };
 
-    public WorkerPool(int threads, int capacity) {
+    /**
+     * @param threads worker threads
+     * @param capacity operations held (waiting or running) at which the transport stops reading
+     * @param burst operations that can still arrive after that, already read
+     */
+    public WorkerPool(int threads, int capacity, int burst) {
         AtomicInteger n = new AtomicInteger();
         ThreadFactory factory = r -> {
             Thread t = new Thread(r, "worker-" + n.getAndIncrement());
             t.setDaemon(true);
             return t;
         };
+        this.highWater = capacity;
+        this.lowWater = Math.max(1, capacity * 3 / 4);
+        int hardLimit = (int) Math.min(Integer.MAX_VALUE - 8, (long) capacity + burst);
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(capacity), factory, new ThreadPoolExecutor.AbortPolicy());
+                new ArrayBlockingQueue<>(hardLimit), factory, new ThreadPoolExecutor.AbortPolicy());
         this.executor.prestartAllCoreThreads();
     }
 
     @Override
     public boolean enqueue(Runnable operation) {
+        int now = pending.incrementAndGet();
         try {
-            executor.execute(() -> {
-                try {
-                    operation.run();
-                } catch (Throwable t) {
-                    // An operation answers its own errors; anything here is a bug. Keep the worker alive.
-                    LOG.error("Operation failed unexpectedly", t);
-                }
-            });
+            executor.execute(() -> run(operation));
+            if (now > mostPending.get()) {
+                mostPending.accumulateAndGet(now, Math::max);
+            }
             return true;
         } catch (RejectedExecutionException e) {
+            pending.decrementAndGet();
             return false;
         }
+    }
+
+    private void run(Runnable operation) {
+        try {
+            operation.run();
+        } catch (Throwable t) {
+            // An operation answers its own errors; anything here is a bug. Keep the worker alive.
+            LOG.error("Operation failed unexpectedly", t);
+        } finally {
+            if (pending.decrementAndGet() < lowWater) {
+                caughtUp.run();
+            }
+        }
+    }
+
+    /** Whether any operation waits or runs. */
+    public boolean hasWork() {
+        return pending.get() > 0;
+    }
+
+    @Override
+    public boolean saturated() {
+        return pending.get() >= highWater;
+    }
+
+    @Override
+    public void whenCaughtUp(Runnable callback) {
+        this.caughtUp = callback;
+    }
+
+    /** The most operations held at once since the start (waiting or running): what the bound held to. */
+    public int mostPending() {
+        return mostPending.get();
     }
 
     @Override

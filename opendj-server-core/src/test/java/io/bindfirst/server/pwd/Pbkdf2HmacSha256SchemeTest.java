@@ -56,6 +56,32 @@ public class Pbkdf2HmacSha256SchemeTest {
         assertFalse(SCHEME.matches(utf8(password.toUpperCase()), encoded));
     }
 
+    @Test(dataProvider = "knownAnswers")
+    public void thePacedDerivationGivesTheSameAnswersAndCallsThePacer(String password, String encoded) {
+        int[] paces = {0};
+        Pacer counting = () -> paces[0]++;
+        assertTrue(SCHEME.matches(utf8(password), encoded, counting));
+        assertFalse(SCHEME.matches(utf8(password + "x"), encoded, counting));
+        int iterations = Integer.parseInt(encoded.substring(0, encoded.indexOf(':')));
+        assertEquals(paces[0], 2 * ((iterations - 1) / 1024), "one pace per 1,024 iterations, per check");
+    }
+
+    @Test
+    public void thePacedDerivationRefusesWhatTheJdkOneRefuses() {
+        Pacer never = () -> { throw new AssertionError("no work, no pacing"); };
+        assertFalse(SCHEME.matches(ByteString.wrap(new byte[] {(byte) 0xC3, 0x28}), PUBLISHED, never));
+        assertFalse(SCHEME.matches(utf8(""), PUBLISHED, never));
+        assertFalse(SCHEME.matches(utf8("password"), "0:xeR4", never));
+    }
+
+    @Test
+    public void theWorkFactorIsTheStoredIterationCount() {
+        assertEquals(SCHEME.workFactor(PUBLISHED), 4096);
+        assertEquals(SCHEME.workFactor("10000000:abc"), 10_000_000);
+        assertEquals(SCHEME.workFactor("garbage"), 1);
+        assertEquals(SCHEME.workFactor("99999999999:abc"), 1, "above the maximum: matches nothing, costs nothing");
+    }
+
     @Test
     public void encodingWithAGivenSaltReproducesTheKnownAnswers() {
         assertEquals(new Pbkdf2HmacSha256Scheme(4096).encodeValue(utf8("password"), "salt".getBytes()), PUBLISHED);

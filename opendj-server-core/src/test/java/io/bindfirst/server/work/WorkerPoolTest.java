@@ -13,8 +13,10 @@ import org.testng.annotations.Test;
 public class WorkerPoolTest {
 
     @Test(timeOut = 30_000)
-    public void runsWorkAndRejectsWhenTheQueueIsFull() throws Exception {
-        WorkerPool pool = new WorkerPool(1, 2);
+    public void saturatesAtCapacityAndRejectsOnlyPastTheBurst() throws Exception {
+        WorkerPool pool = new WorkerPool(1, 2, 1);
+        AtomicInteger caughtUp = new AtomicInteger();
+        pool.whenCaughtUp(caughtUp::incrementAndGet);
         try {
             CountDownLatch release = new CountDownLatch(1);
             CountDownLatch running = new CountDownLatch(1);
@@ -29,15 +31,23 @@ public class WorkerPoolTest {
                 ran.incrementAndGet();
             }));
             assertTrue(running.await(10, TimeUnit.SECONDS));
+            assertFalse(pool.saturated(), "one running of capacity 2");
+            assertTrue(pool.enqueue(ran::incrementAndGet));
+            assertTrue(pool.saturated(), "two held (one running, one waiting) of capacity 2");
+            // Past the capacity, requests already read (the burst) still queue...
             assertTrue(pool.enqueue(ran::incrementAndGet));
             assertTrue(pool.enqueue(ran::incrementAndGet));
-            assertFalse(pool.enqueue(ran::incrementAndGet), "a full queue must refuse, not grow");
+            // ...and only past capacity + burst is one refused.
+            assertFalse(pool.enqueue(ran::incrementAndGet), "past capacity + burst the queue must refuse, not grow");
+            assertEquals(pool.mostPending(), 4);
             release.countDown();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (ran.get() < 3 && System.nanoTime() < deadline) {
+            while ((ran.get() < 4 || pool.saturated() || caughtUp.get() == 0) && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
-            assertEquals(ran.get(), 3);
+            assertEquals(ran.get(), 4);
+            assertFalse(pool.saturated());
+            assertTrue(caughtUp.get() > 0, "the transport must be told to read again");
         } finally {
             pool.close();
         }
@@ -45,7 +55,7 @@ public class WorkerPoolTest {
 
     @Test(timeOut = 30_000)
     public void aFailingOperationDoesNotKillItsWorker() throws Exception {
-        WorkerPool pool = new WorkerPool(1, 10);
+        WorkerPool pool = new WorkerPool(1, 10, 0);
         try {
             assertTrue(pool.enqueue(() -> {
                 throw new IllegalStateException("boom (expected by the test)");

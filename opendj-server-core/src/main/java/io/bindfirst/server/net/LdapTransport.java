@@ -1,0 +1,63 @@
+package io.bindfirst.server.net;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+import org.glassfish.grizzly.filterchain.FilterChainBuilder;
+import org.glassfish.grizzly.filterchain.TransportFilter;
+import org.glassfish.grizzly.memory.PooledMemoryManager;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
+import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
+import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's own Grizzly transport, instead of the SDK's shared default one, for three reasons:
+ * its filter chain starts with the {@link ReadGate} (server-wide back-pressure); it is shut down with the
+ * server; and requests are decoded on the selector threads themselves ({@code SameThreadIOStrategy}) and
+ * handed once to the work queue, where the SDK's default adds a second hand-off through a Grizzly worker
+ * pool of its own. The selectors never block: decoding and queueing are all they do.
+ */
+final class LdapTransport implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LdapTransport.class);
+
+    private final TCPNIOTransport transport;
+
+    LdapTransport(int selectorThreads, ReadGate gate) throws IOException {
+        TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
+                .setIOStrategy(SameThreadIOStrategy.getInstance())
+                .setSelectorThreadPoolConfig(ThreadPoolConfig.defaultConfig()
+                        .setCorePoolSize(selectorThreads).setMaxPoolSize(selectorThreads)
+                        .setPoolName("ldap-selector").setDaemon(true))
+                .setWorkerThreadPoolConfig(null)
+                .setTcpNoDelay(true)
+                .setReuseAddress(true)
+                .setMemoryManager(new PooledMemoryManager(true));
+        this.transport = builder.build();
+        transport.setSelectorRunnersCount(selectorThreads);
+        transport.setProcessor(FilterChainBuilder.stateless().add(new TransportFilter()).add(gate).build());
+        transport.start();
+    }
+
+    TCPNIOTransport grizzly() {
+        return transport;
+    }
+
+    /** Lets queued writes (notices of disconnection) go out for a moment, then stops the selectors. */
+    @Override
+    public void close() {
+        try {
+            transport.shutdown(2, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.debug("Graceful transport shutdown did not finish", e);
+        } finally {
+            try {
+                transport.shutdownNow();
+            } catch (IOException e) {
+                LOG.debug("Transport shutdown failed", e);
+            }
+        }
+    }
+}

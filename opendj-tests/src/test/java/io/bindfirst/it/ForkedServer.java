@@ -1,0 +1,185 @@
+package io.bindfirst.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server as a child JVM ({@code io.bindfirst.server.Launcher}, this JVM's class path), on a fresh
+ * instance folder made like {@link TestServer}'s: the repository's {@code config/} copied into a temp dir,
+ * with {@code ds-cfg-sample-entries} set to the wanted number of users, listening on a free loopback port.
+ * Its own process has its own open-file limit, heap and garbage collector. Stopped by {@link #close()}
+ * (SIGTERM, then SIGKILL after 30 s), and by a shutdown hook if this JVM exits first.
+ */
+final class ForkedServer implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("listening on ldap://127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern SAMPLE_ENTRIES = Pattern.compile("(?m)^ds-cfg-sample-entries:.*$");
+    /** Enough to create 10,000 users on a loaded machine; the 1,000-user start takes about 2 s. */
+    private static final long START_TIMEOUT_S = 180;
+    private static final int KEPT_LINES = 50;
+
+    private final Path instance;
+    private final Process process;
+    private final int port;
+    private final Thread hook;
+    private final Deque<String> lastLines;
+
+    private ForkedServer(Path instance, Process process, int port, Thread hook, Deque<String> lastLines) {
+        this.instance = instance;
+        this.process = process;
+        this.port = port;
+        this.hook = hook;
+        this.lastLines = lastLines;
+    }
+
+    static ForkedServer start(int users, List<String> jvmOpts) throws Exception {
+        Path instance = Files.createTempDirectory("bindfirst-bench-");
+        Process p = null;
+        Thread hook = null;
+        try {
+            TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
+            Path ldif = instance.resolve("config/config.ldif");
+            String config = Files.readString(ldif);
+            if (!SAMPLE_ENTRIES.matcher(config).find()) {
+                throw new IllegalStateException("no ds-cfg-sample-entries line in " + ldif);
+            }
+            Files.writeString(ldif, SAMPLE_ENTRIES.matcher(config).replaceFirst("ds-cfg-sample-entries: " + users));
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(jvmOpts);
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
+                    "--instanceRoot", instance.toString(), "--config", ldif.toString(), "--port", "0"));
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            Process child = p;
+            hook = new Thread(() -> child.destroyForcibly(), "bind-bench-forked-server-kill");
+            Runtime.getRuntime().addShutdownHook(hook);
+            Deque<String> lastLines = new ArrayDeque<>();
+            CompletableFuture<Integer> port = new CompletableFuture<>();
+            Thread reader = new Thread(() -> drain(child, lastLines, port), "bind-bench-forked-server-output");
+            reader.setDaemon(true);
+            reader.start();
+            int listening;
+            try {
+                listening = port.get(START_TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("the forked server did not listen within " + START_TIMEOUT_S
+                        + " s; its last output:\n" + lines(lastLines), e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+            }
+            System.out.println("BIND-BENCH forked server pid " + p.pid() + " " + String.join(" ", jvmOpts)
+                    + " listening on 127.0.0.1:" + listening + ", instance " + instance);
+            return new ForkedServer(instance, p, listening, hook, lastLines);
+        } catch (Exception | Error e) {
+            stop(p, hook);
+            TestServer.deleteTree(instance);
+            throw e;
+        }
+    }
+
+    /** Copies the child's output into {@code lastLines} (the last few lines), and its port once it listens. */
+    private static void drain(Process p, Deque<String> lastLines, CompletableFuture<Integer> port) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                synchronized (lastLines) {
+                    lastLines.addLast(line);
+                    if (lastLines.size() > KEPT_LINES) {
+                        lastLines.removeFirst();
+                    }
+                }
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    port.complete(Integer.parseInt(m.group(1)));
+                }
+            }
+        } catch (IOException e) {
+            port.completeExceptionally(e);
+        }
+        port.completeExceptionally(new IllegalStateException("the forked server exited before listening; "
+                + "its last output:\n" + lines(lastLines)));
+    }
+
+    private static String lines(Deque<String> lastLines) {
+        synchronized (lastLines) {
+            return String.join("\n", lastLines);
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The child's last lines of output (for a failure message). */
+    String lastOutput() {
+        return lines(lastLines);
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop(process, hook);
+        } finally {
+            TestServer.deleteTree(instance);
+        }
+    }
+
+    private static void stop(Process p, Thread hook) {
+        if (p != null) {
+            p.destroy(); // SIGTERM: the server closes the database
+            try {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    p.waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // this JVM is already shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    /** The resident memory of a process (Linux: VmRSS of /proc/PID/status), in KiB, or -1 if unknown. */
+    static long rssKb(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux, or the process is gone
+        }
+        return -1;
+    }
+}
