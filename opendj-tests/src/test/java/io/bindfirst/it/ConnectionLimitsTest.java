@@ -14,6 +14,7 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 
 /**
  * The connection limits of {@code config.ldif}, each set there (by editing the file's text, so the setting's
@@ -52,8 +53,8 @@ public class ConnectionLimitsTest {
                 assertTrue(why.contains("maximum of " + MAX_CONNECTIONS), why);
             }
             for (LDAPConnection c : open) {
-                assertTrue(c.processExtendedOperation(new com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest())
-                        .getResultCode() == ResultCode.SUCCESS, "the admitted connections carry on");
+                assertEquals(c.processExtendedOperation(new WhoAmIExtendedRequest()).getResultCode(),
+                        ResultCode.SUCCESS, "the admitted connections carry on");
             }
             // Closing one makes room for one more.
             open.remove(0).close();
