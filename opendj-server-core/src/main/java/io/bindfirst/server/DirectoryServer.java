@@ -229,7 +229,7 @@ public final class DirectoryServer implements AutoCloseable {
         return workQueue;
     }
 
-    /** How often back-pressure parked a connection's read since the start. */
+    /** How often a saturated work queue parked a connection's read since the start (per-connection limits aside). */
     public long timesReadsParked() {
         return connectionHandler.timesReadsParked();
     }

@@ -83,7 +83,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
         return connections;
     }
 
-    /** Reads parked by back-pressure since the start. */
+    /** Reads parked because the work queue was saturated, since the start. */
     public long timesReadsParked() {
         return gate.timesParked();
     }

@@ -15,8 +15,8 @@ import io.bindfirst.server.work.WorkQueue;
 
 /**
  * The responses of one operation, as the reactive stream the SDK's transport subscribes to. When it is
- * subscribed it queues the operation on the worker pool (once its connection has a free slot); the worker then {@link #send}s entries and the
- * result and {@link #complete}s. Signals are serialized by a drain loop and never exceed the demand the
+ * subscribed it queues the operation on the worker pool (once its connection has a free slot); the worker
+ * then {@link #send}s entries and the result and {@link #complete}s. Signals are serialized by a drain loop and never exceed the demand the
  * transport requested (a search may produce more entries than it asked for: those wait in a queue).
  *
  * <p>Why not {@code Flowable.create(..., BUFFER)}: that allocates an emitter, a growable array queue and
