@@ -28,7 +28,7 @@ usage: benchmarks/bind-bench.sh [options] [-- extra Maven arguments]
 
 Builds the modules the test needs (mvn -o verify -pl opendj-tests -am, running no other test), runs the
 test with -Dbind.bench=true, and keeps Maven's output in opendj-tests/target/bind-bench/mvn-<time>.log.
-Results: opendj-tests/target/bind-bench/bind-bench-v2.csv (one row per run) and one JSON file per run.
+Results: opendj-tests/target/bind-bench/bind-bench-v3.csv (one row per run) and one JSON file per run.
 Exit status: 0 the run passed its checks; 3 results were written but the test failed a check (e.g. binds
 that failed: the line says how many); 1 no results (build failure, server that would not start, ...).
 EOF

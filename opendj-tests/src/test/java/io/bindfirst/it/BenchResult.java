@@ -30,12 +30,12 @@ import org.HdrHistogram.Histogram;
 final class BenchResult {
     static final long LOWEST_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
     static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
-    static final String CSV_FILE = "bind-bench-v2.csv";
+    static final String CSV_FILE = "bind-bench-v3.csv";
     static final String CSV_HEADER = "timestamp,label,mode,target,users,threads,warmup_s,duration_s,"
             + "binds,binds_per_s,mean_ms,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,errors,warmup_errors,"
             + "server,idle,idle_opened,idle_open_at_end,idle_open_ms,slow_conns,slow_kind,slow_iterations,"
             + "slow_ops,slow_mean_ms,slow_p50_ms,slow_p99_ms,slow_errors,rss_of,rss_before_idle_kb,"
-            + "rss_after_idle_kb,bytes_per_idle_conn";
+            + "rss_after_idle_kb,bytes_per_idle_conn,server_cpu_us_per_bind";
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -59,6 +59,8 @@ final class BenchResult {
     String rssOf = "none";
     long rssBeforeIdleKb = -1;
     long rssAfterIdleKb = -1;
+    /** CPU time the server process used in the measured window (whatever it did: binds, slow work, GC), or -1. */
+    long serverCpuNanos = -1;
 
     BenchResult(BenchSettings s, String target) {
         this.s = s;
@@ -101,6 +103,16 @@ final class BenchResult {
         return (rssAfterIdleKb - rssBeforeIdleKb) * 1024 / idleOpened;
     }
 
+    /** The server's CPU time in the window per bind completed in it, in microseconds, or -1 if not measured. */
+    double serverCpuMicrosPerBind() {
+        return serverCpuNanos < 0 || binds() == 0 ? -1 : serverCpuNanos / 1e3 / binds();
+    }
+
+    private String cpuPerBind() {
+        double us = serverCpuMicrosPerBind();
+        return us < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", us);
+    }
+
     String errorSummary() {
         return errorsByCause.isEmpty() ? "none" : errorsByCause.toString();
     }
@@ -120,14 +132,14 @@ final class BenchResult {
                         + "server=%s idle=%d idle_opened=%d idle_open_at_end=%s idle_open_ms=%d "
                         + "slow_conns=%d slow_kind=%s slow_iterations=%d slow_ops=%d slow_mean_ms=%.3f "
                         + "slow_p50_ms=%.3f slow_p99_ms=%.3f slow_errors=%d rss_of=%s rss_before_idle_kb=%s "
-                        + "rss_after_idle_kb=%s bytes_per_idle_conn=%s%s%s%s",
+                        + "rss_after_idle_kb=%s bytes_per_idle_conn=%s server_cpu_us_per_bind=%s%s%s%s",
                 s.label, mode(), target, s.users, s.threads, s.warmupSeconds, s.durationSeconds, binds(),
                 bindsPerSecond(), mean(histogram), pct(histogram, 50), pct(histogram, 90), pct(histogram, 99),
                 pct(histogram, 99.9), max(), errors, warmupErrors, s.server.label(), s.idle, idleOpened,
                 orNa(idleOpenAtEnd), idleOpenMs, s.slowConnections(), s.slowKind.label(), s.slowIterations,
                 slowHistogram.getTotalCount(), mean(slowHistogram), pct(slowHistogram, 50), pct(slowHistogram, 99),
                 slowErrors, rssOf, orNa(rssBeforeIdleKb), orNa(rssAfterIdleKb), orNa(bytesPerIdleConnection()),
-                errorsByCause.isEmpty() ? "" : " error_causes=" + errorSummary(),
+                cpuPerBind(), errorsByCause.isEmpty() ? "" : " error_causes=" + errorSummary(),
                 slowErrorsByCause.isEmpty() ? "" : " slow_error_causes=" + slowErrorSummary(),
                 idleClosedBy.isEmpty() ? "" : " idle_closed_by=" + idleClosedBy)
                 + (slowByKind.size() > 1 ? " slow_by_kind=" + slowByKindLine() : "");
@@ -147,14 +159,15 @@ final class BenchResult {
 
     String csvRow() {
         return String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%d,%d,%d,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,"
-                        + "%s,%d,%d,%s,%d,%d,%s,%d,%d,%.4f,%.4f,%.4f,%d,%s,%s,%s,%s",
+                        + "%s,%d,%d,%s,%d,%d,%s,%d,%d,%.4f,%.4f,%.4f,%d,%s,%s,%s,%s,%s",
                 at, csv(s.label), mode(), csv(target), s.users, s.threads, s.warmupSeconds, s.durationSeconds,
                 binds(), bindsPerSecond(), mean(histogram), pct(histogram, 50), pct(histogram, 90),
                 pct(histogram, 99), pct(histogram, 99.9), max(), errors, warmupErrors,
                 s.server.label(), s.idle, idleOpened, csvNum(idleOpenAtEnd), idleOpenMs, s.slowConnections(),
                 s.slowKind.label(), s.slowIterations, slowHistogram.getTotalCount(), mean(slowHistogram),
                 pct(slowHistogram, 50), pct(slowHistogram, 99), slowErrors, rssOf, csvNum(rssBeforeIdleKb),
-                csvNum(rssAfterIdleKb), csvNum(bytesPerIdleConnection()));
+                csvNum(rssAfterIdleKb), csvNum(bytesPerIdleConnection()),
+                serverCpuNanos < 0 ? "" : cpuPerBind());
     }
 
     private static String jsonNum(long v) {
@@ -199,7 +212,7 @@ final class BenchResult {
                         + "\"histogram\": {\"unit\": \"ns\", \"lowest\": %d, \"highest\": %d, "
                         + "\"significantDigits\": 3, \"compressedBase64\": %s}},%n"
                         + "  \"memory\": {\"rssOf\": %s, \"rssBeforeIdleKb\": %s, \"rssAfterIdleKb\": %s, "
-                        + "\"bytesPerIdleConnection\": %s},%n"
+                        + "\"bytesPerIdleConnection\": %s},%n  \"serverCpuMicrosPerBind\": %s,%n"
                         + "  \"java\": %s,%n  \"processors\": %d,%n"
                         + "  \"histogram\": {\"unit\": \"ns\", \"lowest\": %d, \"highest\": %d, "
                         + "\"significantDigits\": 3, \"compressedBase64\": %s}%n}%n",
@@ -213,7 +226,8 @@ final class BenchResult {
                 slowHistogram.getTotalCount() == 0 ? 0 : ms(slowHistogram.getMaxValue()), slowByKindJson(), slowErrors,
                 jsonMap(slowErrorsByCause), SlowLoad.LOWEST_NANOS, SlowLoad.HIGHEST_NANOS, quote(base64(slowHistogram)),
                 quote(rssOf), jsonNum(rssBeforeIdleKb), jsonNum(rssAfterIdleKb), jsonNum(bytesPerIdleConnection()),
-                quote(System.getProperty("java.version")), Runtime.getRuntime().availableProcessors(),
+                serverCpuNanos < 0 ? "null" : cpuPerBind(), quote(System.getProperty("java.version")),
+                Runtime.getRuntime().availableProcessors(),
                 LOWEST_NANOS, HIGHEST_NANOS, quote(base64(histogram)));
     }
 

@@ -77,7 +77,7 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
  * module's pom. {@code benchmarks/bind-bench.sh} runs it with options.
  *
  * <p>Each run prints one {@code BIND-BENCH} line and writes it to {@code target/bind-bench/}: a row appended
- * to {@code bind-bench-v2.csv} and one JSON file named after the label and the time (with the merged
+ * to {@code bind-bench-v3.csv} and one JSON file named after the label and the time (with the merged
  * histograms, base64 of their compressed encoding, for later merging or re-reading); see {@link BenchResult}.
  *
  * <p>A server started in-process runs in this JVM, with the shipped configuration (access log on): client
@@ -138,7 +138,7 @@ public class BindLatencyBenchmarkTestCase {
             if (s.idle > 0) {
                 openIdle(idle, s, r, rssPid);
             }
-            run(host, port, s, slow, idle, r);
+            run(host, port, s, slow, idle, r, rssPid);
             System.out.println(r.line());
             r.write();
             if (forked != null && !forked.isAlive()) {
@@ -218,8 +218,8 @@ public class BindLatencyBenchmarkTestCase {
         return new LDAPConnection(o, host, port);
     }
 
-    private static void run(String host, int port, BenchSettings s, SlowLoad slow, IdleCrowd idle, BenchResult r)
-            throws InterruptedException {
+    private static void run(String host, int port, BenchSettings s, SlowLoad slow, IdleCrowd idle, BenchResult r,
+            long serverPid) throws InterruptedException {
         long start = System.nanoTime();
         long measureFrom = start + TimeUnit.SECONDS.toNanos(s.warmupSeconds);
         long measureTo = measureFrom + TimeUnit.SECONDS.toNanos(s.durationSeconds);
@@ -236,6 +236,12 @@ public class BindLatencyBenchmarkTestCase {
         for (Worker w : workers) {
             w.thread.start();
         }
+        // The server's CPU time over exactly the measured window (not the warm-up, not the wind-down).
+        sleepUntil(measureFrom);
+        long cpuFrom = ForkedServer.cpuNanos(serverPid);
+        sleepUntil(measureTo);
+        long cpuTo = ForkedServer.cpuNanos(serverPid);
+        r.serverCpuNanos = cpuFrom < 0 || cpuTo < 0 ? -1 : cpuTo - cpuFrom;
         // Each thread checks the deadline before every bind; one in flight ends within the response timeout.
         long graceMs = RESPONSE_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 5_000;
         long waitMs = TimeUnit.NANOSECONDS.toMillis(measureTo - System.nanoTime()) + graceMs;
@@ -266,6 +272,13 @@ public class BindLatencyBenchmarkTestCase {
         r.slowByKind.putAll(slow.byKind);
         r.slowErrors = slow.errors;
         r.slowErrorsByCause.putAll(slow.errorsByCause);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left;
+        while ((left = nanoTime - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
     }
 
     /** One client thread with its own connection. */

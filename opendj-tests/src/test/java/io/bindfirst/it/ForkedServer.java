@@ -167,6 +167,29 @@ final class ForkedServer implements AutoCloseable {
     }
 
     /** The resident memory of a process (Linux: VmRSS of /proc/PID/status), in KiB, or -1 if unknown. */
+    /**
+     * CPU time (user + system) the process has used, from Linux {@code /proc/PID/stat} in clock ticks of
+     * 10 ms, or -1 if it cannot be read.
+     */
+    static long cpuNanos(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // Fields after the command name in parentheses (which may hold spaces): state is field 3,
+            // utime field 14 and stime field 15, so 11 and 12 counted from the state.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return ticks * TimeUnit.MILLISECONDS.toNanos(1000 / CLOCK_TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return -1; // not Linux, or the process is gone
+        }
+    }
+
+    /** USER_HZ: 100 on every Linux this runs on (the kernel's ABI for /proc, whatever its internal HZ). */
+    private static final int CLOCK_TICKS_PER_SECOND = 100;
+
     static long rssKb(long pid) {
         if (pid <= 0) {
             return -1;

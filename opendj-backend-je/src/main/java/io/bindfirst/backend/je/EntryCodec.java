@@ -3,6 +3,7 @@ package io.bindfirst.backend.je;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.Attribute;
@@ -33,7 +34,15 @@ import io.bindfirst.server.backend.BackendException;
 final class EntryCodec {
     static final byte VERSION = 1;
 
+    /** Beyond this many distinct stored descriptions (damaged or hostile data), new ones are not cached. */
+    static final int MAX_CACHED_DESCRIPTIONS = 4096;
+
     private final Schema schema;
+    /**
+     * The attribute descriptions met in stored entries, by their stored bytes: every entry repeats the same
+     * few dozen, and parsing one (a schema lookup and a lower-casing) was a tenth of a bind's CPU.
+     */
+    private final ConcurrentHashMap<ByteString, StoredDescription> descriptions = new ConcurrentHashMap<>();
 
     EntryCodec(Schema schema) {
         // Stored data must always decode, even if an attribute type was since removed from the schema.
@@ -69,7 +78,7 @@ final class EntryCodec {
             Entry entry = new LinkedHashMapEntry(DN.valueOf(in.string(), schema));
             int attributeCount = in.varint();
             for (int i = 0; i < attributeCount; i++) {
-                Attribute attribute = new LinkedAttribute(AttributeDescription.valueOf(in.string(), schema));
+                Attribute attribute = new LinkedAttribute(in.description().parsed());
                 int valueCount = in.varint();
                 for (int v = 0; v < valueCount; v++) {
                     int length = in.varint();
@@ -111,15 +120,15 @@ final class EntryCodec {
             Entry entry = new LinkedHashMapEntry(name);
             int attributeCount = in.varint();
             for (int i = 0; i < attributeCount; i++) {
-                String description = in.string();
+                StoredDescription description = in.description();
                 int valueCount = in.varint();
-                if (!names.contains(baseName(description))) {
+                if (!names.contains(description.baseName)) {
                     for (int v = 0; v < valueCount; v++) {
                         in.take(in.varint());
                     }
                     continue;
                 }
-                Attribute attribute = new LinkedAttribute(AttributeDescription.valueOf(description, schema));
+                Attribute attribute = new LinkedAttribute(description.parsed());
                 for (int v = 0; v < valueCount; v++) {
                     int length = in.varint();
                     attribute.add(ByteString.valueOfBytes(data, in.take(length), length));
@@ -137,6 +146,48 @@ final class EntryCodec {
         int semicolon = description.indexOf(';');
         String base = semicolon < 0 ? description : description.substring(0, semicolon);
         return base.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Number of distinct stored descriptions cached (for tests). */
+    int cachedDescriptions() {
+        return descriptions.size();
+    }
+
+    /** The cached form of the description stored in {@code data[start, start + length)}. */
+    private StoredDescription description(byte[] data, int start, int length) {
+        StoredDescription d = descriptions.get(ByteString.wrap(data, start, length));
+        if (d == null) {
+            d = new StoredDescription(new String(data, start, length, StandardCharsets.UTF_8));
+            if (descriptions.size() < MAX_CACHED_DESCRIPTIONS) {
+                descriptions.putIfAbsent(ByteString.valueOfBytes(data, start, length), d);
+            }
+        }
+        return d;
+    }
+
+    /**
+     * One stored attribute description: its text, its lower-case type name, and its parse, made the first time
+     * an entry's attribute is decoded rather than skipped (a description that does not parse fails only then,
+     * as before the cache). Immutable once parsed; two threads parsing at once compute equal values.
+     */
+    private final class StoredDescription {
+        final String text;
+        final String baseName;
+        private volatile AttributeDescription parsed;
+
+        StoredDescription(String text) {
+            this.text = text;
+            this.baseName = baseName(text);
+        }
+
+        AttributeDescription parsed() {
+            AttributeDescription p = parsed;
+            if (p == null) {
+                p = AttributeDescription.valueOf(text, schema);
+                parsed = p;
+            }
+            return p;
+        }
     }
 
     private static BackendException corrupt(String why, Throwable cause) {
@@ -175,7 +226,7 @@ final class EntryCodec {
     }
 
     /** Bounds-checked reads, so damaged data becomes a BackendException rather than an array error. */
-    private static final class Reader {
+    private final class Reader {
         final byte[] data;
         int pos = 1;
 
@@ -214,6 +265,11 @@ final class EntryCodec {
         String string() throws BackendException {
             int length = varint();
             return new String(data, take(length), length, StandardCharsets.UTF_8);
+        }
+
+        StoredDescription description() throws BackendException {
+            int length = varint();
+            return EntryCodec.this.description(data, take(length), length);
         }
     }
 }

@@ -9,6 +9,7 @@ import static org.testng.Assert.expectThrows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
@@ -125,5 +126,51 @@ public class EntryCodecTest {
         assertNotNull(expectThrows(BackendException.class, () -> codec.decode(longer)));
         byte[] hugeLength = {EntryCodec.VERSION, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f};
         assertNotNull(expectThrows(BackendException.class, () -> codec.decode(hugeLength)));
+    }
+
+    @Test
+    public void storedDescriptionsAreParsedOncePerCodec() throws BackendException {
+        EntryCodec fresh = new EntryCodec(TestSupport.SCHEMA);
+        Entry first = TestSupport.person(1, TestSupport.PEOPLE);
+        for (int i = 1; i <= 50; i++) {
+            Entry person = TestSupport.person(i, TestSupport.PEOPLE);
+            assertEquals(fresh.decode(fresh.encode(person)), person);
+        }
+        assertEquals(fresh.cachedDescriptions(), first.getAttributeCount(), "one per distinct description");
+        Entry some = fresh.decodeSome(fresh.encode(first), Set.of("objectclass", "uid"), first.getName(),
+                DnKeys.keyOfCanonical(first.getName()));
+        assertEquals(some.getAttributeCount(), 2);
+        assertEquals(some.getAttribute("uid"), first.getAttribute("uid"));
+        assertEquals(fresh.cachedDescriptions(), first.getAttributeCount());
+    }
+
+    @Test
+    public void theDescriptionCacheIsBoundedAndDecodingGoesOnBeyondIt() throws BackendException {
+        EntryCodec fresh = new EntryCodec(TestSupport.SCHEMA);
+        int distinct = EntryCodec.MAX_CACHED_DESCRIPTIONS + 50;
+        Entry many = new LinkedHashMapEntry("cn=many,dc=example,dc=com");
+        for (int i = 0; i < distinct; i++) {
+            many.addAttribute("x-attr-" + i, "v" + i);
+        }
+        Entry decoded = fresh.decode(fresh.encode(many));
+        assertEquals(decoded, many);
+        assertEquals(decoded.getAttribute("x-attr-" + (distinct - 1)).firstValueAsString(), "v" + (distinct - 1));
+        assertEquals(fresh.cachedDescriptions(), EntryCodec.MAX_CACHED_DESCRIPTIONS);
+    }
+
+    @Test
+    public void aDescriptionThatDoesNotParseFailsOnlyWhenItsAttributeIsDecoded() throws BackendException {
+        Entry entry = TestSupport.entry("cn=odd,dc=example,dc=com", "cn", "odd", "x-odd", "v",
+                "userPassword", "secret");
+        byte[] bytes = codec.encode(entry);
+        String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = text.indexOf("x-odd");
+        bytes[at + 1] = ' '; // "x odd": not a valid attribute description
+        byte[] damaged = bytes;
+        Entry some = codec.decodeSome(damaged, Set.of("userpassword"), entry.getName(),
+                DnKeys.keyOfCanonical(entry.getName()));
+        assertEquals(some.getAttribute("userPassword").firstValueAsString(), "secret");
+        BackendException e = expectThrows(BackendException.class, () -> codec.decode(damaged));
+        assertTrue(e.getMessage().contains("does not parse"), e.getMessage());
     }
 }
