@@ -138,7 +138,8 @@ public class BindLatencyBenchmarkTestCase {
             if (s.idle > 0) {
                 openIdle(idle, s, r, rssPid);
             }
-            run(host, port, s, slow, idle, r, rssPid);
+            // In-process, the process is client and server at once: its CPU is not the server's.
+            run(host, port, s, slow, idle, r, "server".equals(r.rssOf) ? rssPid : -1);
             System.out.println(r.line());
             r.write();
             if (forked != null && !forked.isAlive()) {

@@ -166,7 +166,6 @@ final class ForkedServer implements AutoCloseable {
         }
     }
 
-    /** The resident memory of a process (Linux: VmRSS of /proc/PID/status), in KiB, or -1 if unknown. */
     /**
      * CPU time (user + system) the process has used, from Linux {@code /proc/PID/stat} in clock ticks of
      * 10 ms, or -1 if it cannot be read.
@@ -190,6 +189,7 @@ final class ForkedServer implements AutoCloseable {
     /** USER_HZ: 100 on every Linux this runs on (the kernel's ABI for /proc, whatever its internal HZ). */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
 
+    /** The resident memory of a process (Linux: VmRSS of /proc/PID/status), in KiB, or -1 if unknown. */
     static long rssKb(long pid) {
         if (pid <= 0) {
             return -1;

@@ -6,6 +6,7 @@ import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -163,14 +164,12 @@ public class EntryCodecTest {
         Entry entry = TestSupport.entry("cn=odd,dc=example,dc=com", "cn", "odd", "x-odd", "v",
                 "userPassword", "secret");
         byte[] bytes = codec.encode(entry);
-        String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
-        int at = text.indexOf("x-odd");
+        int at = new String(bytes, StandardCharsets.ISO_8859_1).indexOf("x-odd");
         bytes[at + 1] = ' '; // "x odd": not a valid attribute description
-        byte[] damaged = bytes;
-        Entry some = codec.decodeSome(damaged, Set.of("userpassword"), entry.getName(),
+        Entry some = codec.decodeSome(bytes, Set.of("userpassword"), entry.getName(),
                 DnKeys.keyOfCanonical(entry.getName()));
         assertEquals(some.getAttribute("userPassword").firstValueAsString(), "secret");
-        BackendException e = expectThrows(BackendException.class, () -> codec.decode(damaged));
+        BackendException e = expectThrows(BackendException.class, () -> codec.decode(bytes));
         assertTrue(e.getMessage().contains("does not parse"), e.getMessage());
     }
 }
