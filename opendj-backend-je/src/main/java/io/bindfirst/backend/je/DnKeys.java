@@ -3,8 +3,11 @@ package io.bindfirst.backend.je;
 import java.util.Arrays;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.backend.BackendException;
@@ -30,11 +33,31 @@ final class DnKeys {
      * is case-sensitive) must still land on the same key and compare equal to the stored DNs.
      */
     DN canonical(DN dn) throws BackendException {
+        if (parsedWithThisSchema(dn)) {
+            return dn; // the common case (the core and the backend share one schema): no second parse
+        }
         try {
             return DN.valueOf(dn.toString(), schema);
         } catch (LocalizedIllegalArgumentException e) {
             throw new BackendException(ResultCode.INVALID_DN_SYNTAX, "Invalid DN " + dn, e);
         }
+    }
+
+    /**
+     * Whether every attribute type in {@code dn} is this schema's own object for that type: then each RDN
+     * value was normalized with the matching rules this schema would use, and re-parsing would give the
+     * same DN. Placeholder types (unknown attributes, from a non-strict parse) never qualify.
+     */
+    private boolean parsedWithThisSchema(DN dn) {
+        for (RDN rdn : dn) {
+            for (AVA ava : rdn) {
+                AttributeType type = ava.getAttributeType();
+                if (type.isPlaceHolder() || schema.getAttributeType(type.getOID()) != type) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The dn2id key of {@code dn}. */

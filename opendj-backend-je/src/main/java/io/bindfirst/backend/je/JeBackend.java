@@ -27,7 +27,8 @@ import io.bindfirst.server.backend.EntryVisitor;
 
 /**
  * A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus equality indexes. Adds are
- * here; modify, delete and rename are in {@link Writes}.
+ * here; modify, delete and rename are in {@link Writes}. The bind path's reads
+ * ({@link #getEntry(DN, Set)}) go through a {@link BindEntryCache} that those writes invalidate.
  */
 final class JeBackend implements Backend {
     /** Entries per import transaction: large enough to amortize the commit fsync, small enough for locks. */
@@ -49,6 +50,7 @@ final class JeBackend implements Backend {
     private final IndexQuery query;
     private final Writes writes;
     private final AtomicLong nextId;
+    private final BindEntryCache bindCache;
 
     private JeBackend(BackendConfig config, Schema schema, JeStorage storage) throws BackendException {
         this.config = config;
@@ -67,7 +69,8 @@ final class JeBackend implements Backend {
         this.indexes = Indexes.open(storage, meta, id2entry, codec, config.equalityIndexes(), schema);
         this.query = new IndexQuery(schema, indexes.byOid(), storage);
         this.search = new Search(storage, entries, keys, query);
-        this.writes = new Writes(config.id(), baseDNs, keys, codec, storage, entries, indexes);
+        this.bindCache = new BindEntryCache(config.bindCacheEntries());
+        this.writes = new Writes(config.id(), baseDNs, keys, codec, storage, entries, indexes, bindCache);
         this.nextId = new AtomicLong(storage.read(entries::lastId) + 1);
     }
 
@@ -96,8 +99,15 @@ final class JeBackend implements Backend {
     @Override
     public Entry getEntry(DN dn, Set<String> attributeNames) throws BackendException {
         DN canonical = keys.canonical(dn);
-        byte[] key = DnKeys.keyOfCanonical(canonical);
-        return storage.read(() -> entries.entryAt(key, canonical, attributeNames));
+        ByteString key = canonical.toNormalizedByteString();
+        Entry cached = bindCache.get(key, attributeNames);
+        if (cached != null) {
+            return cached;
+        }
+        long seen = bindCache.generation();
+        byte[] keyBytes = key.toByteArray();
+        Entry read = storage.read(() -> entries.entryAt(keyBytes, canonical, attributeNames));
+        return read == null ? null : bindCache.admit(key, attributeNames, read, seen);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.bindfirst.backend.je;
 import java.util.Arrays;
 import java.util.List;
 
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
@@ -36,10 +37,11 @@ final class Writes {
     private final JeStorage storage;
     private final Entries entries;
     private final Indexes indexes;
+    private final BindEntryCache bindCache;
 
     /** @param baseDNs the base DNs in canonical form ({@link DnKeys#canonical}) */
     Writes(String backendId, List<DN> baseDNs, DnKeys keys, EntryCodec codec, JeStorage storage, Entries entries,
-            Indexes indexes) {
+            Indexes indexes, BindEntryCache bindCache) {
         this.backendId = backendId;
         this.baseDNs = baseDNs;
         this.keys = keys;
@@ -47,45 +49,58 @@ final class Writes {
         this.storage = storage;
         this.entries = entries;
         this.indexes = indexes;
+        this.bindCache = bindCache;
     }
 
     EntryChange modify(DN dn, EntryUpdate update) throws BackendException {
         byte[] key = keys.key(dn);
-        return storage.write(txn -> {
-            long id = entries.lockId(txn, key);
-            if (id < 0) {
-                throw noSuchEntry(dn);
-            }
-            Entry before = stored(txn, id, dn);
-            Entry after = apply(update, before, dn);
-            checkName(after, key, dn, dn);
-            store(txn, id, before, after);
-            return new EntryChange(before, after);
-        });
+        try {
+            return storage.write(txn -> {
+                long id = entries.lockId(txn, key);
+                if (id < 0) {
+                    throw noSuchEntry(dn);
+                }
+                Entry before = stored(txn, id, dn);
+                Entry after = apply(update, before, dn);
+                checkName(after, key, dn, dn);
+                store(txn, id, before, after);
+                return new EntryChange(before, after);
+            });
+        } finally {
+            bindCache.invalidate(ByteString.wrap(key));
+        }
     }
 
     Entry delete(DN dn, boolean subtree) throws BackendException {
         byte[] key = keys.key(dn);
-        return storage.write(txn -> {
-            long id = entries.lockId(txn, key);
-            if (id < 0) {
-                throw noSuchEntry(dn);
-            }
-            Entry entry = stored(txn, id, dn);
+        try {
+            return storage.write(txn -> {
+                long id = entries.lockId(txn, key);
+                if (id < 0) {
+                    throw noSuchEntry(dn);
+                }
+                Entry entry = stored(txn, id, dn);
+                if (subtree) {
+                    entries.forEachBelow(txn, key, (childKey, childId) -> {
+                        remove(txn, childId, entries.lockEntry(txn, childId));
+                        return true;
+                    });
+                } else if (entries.hasChildren(txn, key)) {
+                    // No child can appear after this check: adding one read-locks this entry, which we hold.
+                    throw new BackendException(ResultCode.NOT_ALLOWED_ON_NONLEAF, "The entry " + dn
+                            + " cannot be deleted because it has subordinate entries");
+                }
+                entries.deleteKey(txn, key);
+                remove(txn, id, entry);
+                return entry;
+            });
+        } finally {
             if (subtree) {
-                entries.forEachBelow(txn, key, (childKey, childId) -> {
-                    remove(txn, childId, entries.lockEntry(txn, childId));
-                    return true;
-                });
-            } else if (entries.hasChildren(txn, key)) {
-                // No child can appear after this check: adding one read-locks this entry, which we hold.
-                throw new BackendException(ResultCode.NOT_ALLOWED_ON_NONLEAF, "The entry " + dn
-                        + " cannot be deleted because it has subordinate entries");
+                bindCache.invalidateSubtree(key);
+            } else {
+                bindCache.invalidate(ByteString.wrap(key));
             }
-            entries.deleteKey(txn, key);
-            remove(txn, id, entry);
-            return entry;
-        });
+        }
     }
 
     /**
@@ -102,32 +117,36 @@ final class Writes {
         boolean inPlace = Arrays.equals(fromKey, toKey);
         checkTarget(dn, newDN, from, to, fromKey, toKey, inPlace);
         byte[] parentKey = inPlace || baseDNs.contains(to) ? null : DnKeys.keyOfCanonical(to.parent());
-        return storage.write(txn -> {
-            long id = entries.lockId(txn, fromKey);
-            if (id < 0) {
-                throw noSuchEntry(dn);
-            }
-            // A read lock kept until commit: the new parent cannot be deleted under the moving entry.
-            if (parentKey != null && entries.id(txn, parentKey) < 0) {
-                throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " cannot be moved to "
-                        + newDN + " because the new parent entry " + newDN.parent() + " does not exist");
-            }
-            if (!inPlace) {
-                if (!entries.insertKey(txn, toKey, id)) {
-                    throw new BackendException(ResultCode.ENTRY_ALREADY_EXISTS,
-                            "The entry " + newDN + " already exists");
+        try {
+            return storage.write(txn -> {
+                long id = entries.lockId(txn, fromKey);
+                if (id < 0) {
+                    throw noSuchEntry(dn);
                 }
-                entries.deleteKey(txn, fromKey);
-            }
-            Entry before = stored(txn, id, dn);
-            Entry after = apply(update, before, dn);
-            checkName(after, toKey, dn, newDN);
-            store(txn, id, before, after);
-            DN newBase = keys.canonical(after.getName());
-            entries.forEachBelow(txn, fromKey, (childKey, childId) ->
-                    moveDescendant(txn, childKey, childId, from, newBase, fromKey, toKey));
-            return new EntryChange(before, after);
-        });
+                // A read lock kept until commit: the new parent cannot be deleted under the moving entry.
+                if (parentKey != null && entries.id(txn, parentKey) < 0) {
+                    throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " cannot be moved to "
+                            + newDN + " because the new parent entry " + newDN.parent() + " does not exist");
+                }
+                if (!inPlace) {
+                    if (!entries.insertKey(txn, toKey, id)) {
+                        throw new BackendException(ResultCode.ENTRY_ALREADY_EXISTS,
+                                "The entry " + newDN + " already exists");
+                    }
+                    entries.deleteKey(txn, fromKey);
+                }
+                Entry before = stored(txn, id, dn);
+                Entry after = apply(update, before, dn);
+                checkName(after, toKey, dn, newDN);
+                store(txn, id, before, after);
+                DN newBase = keys.canonical(after.getName());
+                entries.forEachBelow(txn, fromKey, (childKey, childId) ->
+                        moveDescendant(txn, childKey, childId, from, newBase, fromKey, toKey));
+                return new EntryChange(before, after);
+            });
+        } finally {
+            bindCache.invalidateSubtree(fromKey);
+        }
     }
 
     /** The checks that need no storage: where the entry may go. */

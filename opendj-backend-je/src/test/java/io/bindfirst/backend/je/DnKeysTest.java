@@ -3,6 +3,8 @@ package io.bindfirst.backend.je;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertNotEquals;
+import static org.testng.Assert.assertNotSame;
+import static org.testng.Assert.assertSame;
 import static org.testng.Assert.assertTrue;
 
 import java.util.ArrayList;
@@ -94,6 +96,31 @@ public class DnKeysTest {
      * For every DN d of the tree, the keys in [key(d), subtreeEnd(key(d))) are exactly the keys of d and of
      * its descendants (as the SDK's own DN comparison says), and they form one run in sorted order.
      */
+    @Test
+    public void aDnParsedWithTheBackendSchemaIsNotParsedAgain() throws BackendException {
+        DN own = dn("uid=a,ou=Own,dc=own-schema-test");
+        assertSame(keys.canonical(own), own);
+    }
+
+    @Test
+    public void aDnWhoseParentsTheSdkTookFromAnotherSchemasParseIsParsedAgain() throws BackendException {
+        // SDK 5.0.3: DN.valueOf reuses parent DNs from a per-thread cache without checking their schema, so
+        // a DN parsed with the backend schema can carry parent RDNs parsed with another schema.
+        DN.valueOf("cn=x,dc=mixed-schema-test", Schema.getCoreSchema());
+        DN mixed = dn("uid=b,dc=mixed-schema-test");
+        assertNotSame(keys.canonical(mixed), mixed);
+        assertEquals(keys.canonical(mixed), mixed);
+    }
+
+    @Test
+    public void aDnParsedWithAnotherSchemaIsParsedAgainEvenWhenItsTypesAreKnownToBoth() throws BackendException {
+        // cn is in both schemas, but as different objects: the backend cannot know their rules agree.
+        DN parsedWithCore = DN.valueOf("cn=A,dc=example,dc=com", Schema.getCoreSchema());
+        DN canonical = keys.canonical(parsedWithCore);
+        assertNotSame(canonical, parsedWithCore);
+        assertEquals(canonical, dn("cn=a,dc=example,dc=com"));
+    }
+
     @Test
     public void everySubtreeIsOneContiguousKeyRange() throws BackendException {
         List<DN> dns = tree();

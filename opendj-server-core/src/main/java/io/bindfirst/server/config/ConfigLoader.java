@@ -189,8 +189,10 @@ public final class ConfigLoader {
             indexes.add(v.toString().trim().toLowerCase(Locale.ROOT));
         }
         long cacheMb = integer(e, "ds-cfg-db-cache-size-mb", 0, 0, 1 << 20);
+        int bindCache = integer(e, "ds-cfg-bind-cache-entries", BackendConfig.DEFAULT_BIND_CACHE_ENTRIES, 0,
+                10_000_000);
         return new BackendConfig(id, type, baseDNs, path(e, "ds-cfg-db-directory", "db/" + id), indexes,
-                cacheMb * 1024 * 1024);
+                cacheMb * 1024 * 1024, bindCache);
     }
 
     private static void checkDistinctBaseDNs(List<BackendConfig> backends) throws ConfigException {

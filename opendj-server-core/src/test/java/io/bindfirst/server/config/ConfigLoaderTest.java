@@ -54,6 +54,7 @@ public class ConfigLoaderTest {
         assertEquals(b.baseDNs(), java.util.List.of(DN.valueOf("dc=example,dc=com")));
         assertEquals(b.directory(), root.toAbsolutePath().resolve("db/userRoot"));
         assertEquals(b.equalityIndexes(), Set.of("objectclass", "uid", "mail", "cn", "sn", "givenname"));
+        assertEquals(b.bindCacheEntries(), 10_000);
         assertEquals(c.sampleEntries().get("userRoot"), Integer.valueOf(10_000));
         assertEquals(c.accessLog(), root.toAbsolutePath().resolve("logs/access"));
         assertTrue(c.workQueue().workerThreads() >= 4);
@@ -67,6 +68,16 @@ public class ConfigLoaderTest {
         assertTrue(e.getMessage().contains("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config"), e.getMessage());
         assertTrue(e.getMessage().contains("ds-cfg-listen-port"), e.getMessage());
         assertTrue(e.getMessage().contains("99999"), e.getMessage());
+    }
+
+    @Test
+    public void bindCacheCanBeTurnedOffButNotMadeNegative() throws Exception {
+        assertEquals(loadEdited("ds-cfg-bind-cache-entries: 10000", "ds-cfg-bind-cache-entries: 0")
+                .backends().get(0).bindCacheEntries(), 0);
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> loadEdited("ds-cfg-bind-cache-entries: 10000", "ds-cfg-bind-cache-entries: -1"));
+        assertTrue(e.getMessage().contains("ds-cfg-backend-id=userRoot,cn=Backends,cn=config: ds-cfg-bind-cache-entries"),
+                e.getMessage());
     }
 
     @Test

@@ -1,0 +1,104 @@
+package io.bindfirst.backend.je;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Entries;
+
+/**
+ * The bind attributes of recently bound entries, by dn2id key, so a re-bind reads no B-tree and decodes
+ * nothing. Bounded: at most {@code capacity} entries, the oldest admitted evicted first (FIFO).
+ *
+ * <p>It must never answer with an entry older than the last committed write to it. Writers call
+ * {@link #invalidate}/{@link #invalidateSubtree} after their transaction ends (committed or not), and those
+ * first advance a generation. A reader takes {@link #generation()} before reading storage and passes it to
+ * {@link #admit}, which stores the entry and then, if the generation moved meanwhile, takes it out again. So
+ * a value read before a commit is either removed by the writer's invalidation (admitted before it) or by
+ * the reader itself (admitted after the generation moved): no stale value outlives the writer's call.
+ *
+ * <p>Hits are lock-free ({@link ConcurrentHashMap#get}); admissions, which happen on misses only, take this
+ * object's monitor to keep the FIFO ring and the map in step. Cached entries are shared between threads and
+ * handed out read-only ({@link Entries#unmodifiableEntry}).
+ */
+final class BindEntryCache {
+    private record Cached(Set<String> names, Entry entry) {
+    }
+
+    private final int capacity;
+    private final ConcurrentHashMap<ByteString, Cached> map;
+    private final AtomicLong generation = new AtomicLong();
+    /** Keys in admission order; the slot at {@link #next} holds the oldest. Guarded by this. */
+    private final ByteString[] ring;
+    private int next;
+
+    /** @param capacity the most entries held; 0 turns the cache off */
+    BindEntryCache(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity " + capacity);
+        }
+        this.capacity = capacity;
+        this.map = new ConcurrentHashMap<>(Math.min(capacity, 1 << 16));
+        this.ring = new ByteString[capacity];
+    }
+
+    boolean enabled() {
+        return capacity > 0;
+    }
+
+    /** The cached entry under {@code key} read for exactly these attribute names, or {@code null}. */
+    Entry get(ByteString key, Set<String> names) {
+        Cached c = map.get(key);
+        return c != null && (c.names == names || c.names.equals(names)) ? c.entry : null;
+    }
+
+    /** Take this before reading storage, and pass it to {@link #admit}. */
+    long generation() {
+        return generation.get();
+    }
+
+    /**
+     * Caches {@code entry}, read from storage for {@code names} after {@code seen} was taken, unless a write
+     * ended since. Returns the read-only view that is cached (or would have been).
+     */
+    Entry admit(ByteString key, Set<String> names, Entry entry, long seen) {
+        Entry shared = Entries.unmodifiableEntry(entry);
+        if (capacity == 0 || generation.get() != seen) {
+            return shared;
+        }
+        Cached c = new Cached(names, shared);
+        synchronized (this) {
+            ByteString oldest = ring[next];
+            if (oldest != null) {
+                map.remove(oldest);
+            }
+            ring[next] = key;
+            next = next + 1 == capacity ? 0 : next + 1;
+            map.put(key, c);
+        }
+        if (generation.get() != seen) {
+            // A writer may have invalidated before the put above: undo it (only this value, not a newer one).
+            map.remove(key, c);
+        }
+        return shared;
+    }
+
+    /** After a write to the entry with this key (whether it committed or not). */
+    void invalidate(ByteString key) {
+        generation.incrementAndGet();
+        map.remove(key);
+    }
+
+    /** After a write to the entry with this key and its whole subtree (a subtree delete, a rename). */
+    void invalidateSubtree(byte[] key) {
+        generation.incrementAndGet();
+        map.keySet().removeIf(k -> DnKeys.inSubtree(k.toByteArray(), key));
+    }
+
+    /** How many entries are cached (for tests and monitoring). */
+    int size() {
+        return map.size();
+    }
+}
