@@ -12,16 +12,18 @@ import org.forgerock.opendj.ldap.Entries;
  * The bind attributes of recently bound entries, by dn2id key, so a re-bind reads no B-tree and decodes
  * nothing. Bounded: at most {@code capacity} entries, the oldest admitted evicted first (FIFO).
  *
- * <p>It must never answer with an entry older than the last committed write to it. Writers call
- * {@link #invalidate}/{@link #invalidateSubtree} after their transaction ends (committed or not), and those
- * first advance a generation. A reader takes {@link #generation()} before reading storage and passes it to
- * {@link #admit}, which stores the entry and then, if the generation moved meanwhile, takes it out again. So
- * a value read before a commit is either removed by the writer's invalidation (admitted before it) or by
- * the reader itself (admitted after the generation moved): no stale value outlives the writer's call.
+ * <p>It must never answer with an entry older than the last committed write to it, not even for a moment
+ * (a bind that saw a write's epoch move re-reads its entry and trusts what it gets). Writers call
+ * {@link #invalidate}/{@link #invalidateSubtree} after their transaction ends (committed or not), which
+ * advance a generation and drop the entries. A reader takes {@link #generation()} before reading storage
+ * and passes it to {@link #admit}, which stores the entry only if the generation has not moved. Both run
+ * under this object's monitor, so an admission is either before the invalidation (which then drops it) or
+ * after it (and then sees the new generation and stores nothing): a value read before a commit is never
+ * visible once the writer's call has returned.
  *
- * <p>Hits are lock-free ({@link ConcurrentHashMap#get}); admissions, which happen on misses only, take this
- * object's monitor to keep the FIFO ring and the map in step. Cached entries are shared between threads and
- * handed out read-only ({@link Entries#unmodifiableEntry}).
+ * <p>Hits are lock-free ({@link ConcurrentHashMap#get}); admissions (on misses only) and invalidations (on
+ * writes only) take the monitor, which also keeps the FIFO ring and the map in step. Cached entries are
+ * shared between threads and handed out read-only ({@link Entries#unmodifiableEntry}).
  */
 final class BindEntryCache {
     private record Cached(Set<String> names, Entry entry) {
@@ -65,11 +67,14 @@ final class BindEntryCache {
      */
     Entry admit(ByteString key, Set<String> names, Entry entry, long seen) {
         Entry shared = Entries.unmodifiableEntry(entry);
-        if (capacity == 0 || generation.get() != seen) {
+        if (capacity == 0) {
             return shared;
         }
         Cached c = new Cached(names, shared);
         synchronized (this) {
+            if (generation.get() != seen) {
+                return shared; // a write ended since the read began: what was read may be older than it
+            }
             ByteString oldest = ring[next];
             if (oldest != null) {
                 map.remove(oldest);
@@ -78,21 +83,17 @@ final class BindEntryCache {
             next = next + 1 == capacity ? 0 : next + 1;
             map.put(key, c);
         }
-        if (generation.get() != seen) {
-            // A writer may have invalidated before the put above: undo it (only this value, not a newer one).
-            map.remove(key, c);
-        }
         return shared;
     }
 
     /** After a write to the entry with this key (whether it committed or not). */
-    void invalidate(ByteString key) {
+    synchronized void invalidate(ByteString key) {
         generation.incrementAndGet();
         map.remove(key);
     }
 
     /** After a write to the entry with this key and its whole subtree (a subtree delete, a rename). */
-    void invalidateSubtree(byte[] key) {
+    synchronized void invalidateSubtree(byte[] key) {
         generation.incrementAndGet();
         map.keySet().removeIf(k -> DnKeys.inSubtree(k.toByteArray(), key));
     }

@@ -9,6 +9,8 @@ import static org.testng.Assert.assertThrows;
 import static org.testng.Assert.assertTrue;
 
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Entry;
@@ -58,6 +60,39 @@ public class BindEntryCacheTest {
         assertNotNull(returned, "the reader still gets what it read");
         assertNull(cache.get(k, NAMES));
         assertEquals(cache.size(), 0);
+    }
+
+    /**
+     * A reader that read before a write ended and admits after it must not make its value visible even
+     * for a moment: another bind, re-reading because the write's epoch moved, would trust it.
+     */
+    @Test(timeOut = 30_000)
+    public void aLateAdmissionIsNeverVisibleEvenForAMoment() throws Exception {
+        BindEntryCache cache = new BindEntryCache(16);
+        ByteString k = key("uid=user.1," + TestSupport.PEOPLE);
+        long stale = cache.generation();
+        cache.invalidate(k); // the write has returned: nothing read before it may be seen from now on
+        Entry old = person(1);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread admitter = new Thread(() -> {
+            while (!stop.get()) {
+                cache.admit(k, NAMES, old, stale);
+            }
+        });
+        admitter.start();
+        long seen = 0;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        try {
+            while (System.nanoTime() < end) {
+                if (cache.get(k, NAMES) != null) {
+                    seen++;
+                }
+            }
+        } finally {
+            stop.set(true);
+            admitter.join();
+        }
+        assertEquals(seen, 0, "reads that saw the value admitted too late");
     }
 
     @Test
