@@ -46,10 +46,6 @@ final class BindEntryCache {
         this.ring = new ByteString[capacity];
     }
 
-    boolean enabled() {
-        return capacity > 0;
-    }
-
     /** The cached entry under {@code key} read for exactly these attribute names, or {@code null}. */
     Entry get(ByteString key, Set<String> names) {
         Cached c = map.get(key);

@@ -1,7 +1,6 @@
 package io.bindfirst.backend.je;
 
 import static org.testng.Assert.assertEquals;
-import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertSame;
@@ -157,7 +156,6 @@ public class BindEntryCacheTest {
     @Test
     public void capacityZeroCachesNothing() {
         BindEntryCache cache = new BindEntryCache(0);
-        assertFalse(cache.enabled());
         ByteString k = key("uid=user.1," + TestSupport.PEOPLE);
         assertNotNull(cache.admit(k, NAMES, person(1), cache.generation()));
         assertNull(cache.get(k, NAMES));

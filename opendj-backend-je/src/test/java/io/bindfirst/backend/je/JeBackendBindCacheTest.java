@@ -10,6 +10,7 @@ import static org.testng.Assert.assertNotSame;
 import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertSame;
 import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
 import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
@@ -84,15 +86,11 @@ public class JeBackendBindCacheTest {
     @Test
     public void aFailedModifyLeavesTheEntryReadable() throws BackendException {
         assertEquals(description(USER), "Test user 1");
-        try {
-            backend.modifyEntry(dn(USER), current -> {
-                throw new BackendException(org.forgerock.opendj.ldap.ResultCode.CONSTRAINT_VIOLATION, "no");
-            });
-        } catch (BackendException expected) {
-            assertEquals(description(USER), "Test user 1");
-            return;
-        }
-        throw new AssertionError("the update's refusal must reach the caller");
+        BackendException e = expectThrows(BackendException.class, () -> backend.modifyEntry(dn(USER), current -> {
+            throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, "no");
+        }));
+        assertEquals(e.resultCode(), ResultCode.CONSTRAINT_VIOLATION);
+        assertEquals(description(USER), "Test user 1");
     }
 
     @Test

@@ -195,7 +195,8 @@ public class JeBackendTest {
     public void scopesOverTrickyDnsMatchTheSdk() throws BackendException {
         backend.close();
         backend = JeBackend.open(new io.bindfirst.server.backend.BackendConfig("userRoot", "je",
-                List.of(dn("dc=com")), dir, TestSupport.SERVER_INDEXES, 0), TestSupport.SCHEMA);
+                List.of(dn("dc=com")), dir, TestSupport.SERVER_INDEXES, 0,
+                io.bindfirst.server.backend.BackendConfig.DEFAULT_BIND_CACHE_ENTRIES), TestSupport.SCHEMA);
         List<DN> all = new ArrayList<>();
         for (String name : DnKeysTest.TREE) {
             backend.addEntry(TestSupport.entry(name, "objectClass", "extensibleObject"));

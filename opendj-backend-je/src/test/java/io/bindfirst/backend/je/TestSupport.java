@@ -49,7 +49,8 @@ final class TestSupport {
     }
 
     static BackendConfig config(Path dir, Set<String> indexes) {
-        return new BackendConfig("userRoot", "je", List.of(dn(SUFFIX)), dir, indexes, 0);
+        return new BackendConfig("userRoot", "je", List.of(dn(SUFFIX)), dir, indexes, 0,
+                BackendConfig.DEFAULT_BIND_CACHE_ENTRIES);
     }
 
     static JeBackend open(Path dir) throws BackendException {

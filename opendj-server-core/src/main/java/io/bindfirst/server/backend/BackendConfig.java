@@ -24,11 +24,6 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
     /** The default of {@code ds-cfg-bind-cache-entries}: the sample data's users, at about 1.4 KiB of heap each. */
     public static final int DEFAULT_BIND_CACHE_ENTRIES = 10_000;
 
-    public BackendConfig(String id, String type, List<DN> baseDNs, Path directory, Set<String> equalityIndexes,
-                         long cacheBytes) {
-        this(id, type, baseDNs, directory, equalityIndexes, cacheBytes, DEFAULT_BIND_CACHE_ENTRIES);
-    }
-
     public BackendConfig {
         if (bindCacheEntries < 0) {
             throw new IllegalArgumentException("bindCacheEntries " + bindCacheEntries);
