@@ -17,6 +17,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +29,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Workers only {@code offer} a record to a bounded queue; one daemon thread formats and writes in
  * batches. When the queue is full the record is dropped and counted (a line says how many), so a slow
- * disk can never stall binds.
+ * disk can never stall binds. While records keep coming the writer sleeps a millisecond between batches
+ * rather than blocking on the queue: a blocked writer is woken (a futex call and a context switch) by
+ * every record offered, which the profile showed costing more than the formatting.
  */
 public final class FileAccessLog implements AccessLog {
     private static final Logger LOG = LoggerFactory.getLogger(FileAccessLog.class);
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT).withZone(ZoneOffset.UTC);
+    /** How long the writer lets records gather between batches while records keep coming. */
+    private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final AccessRecord STOP = new AccessRecord(0, "", 0, 0, 0, null, 0, 0, "");
 
     private final BlockingQueue<AccessRecord> queue;
@@ -85,6 +90,11 @@ public final class FileAccessLog implements AccessLog {
                 if (lost > 0) {
                     out.append("[").append(TIME.format(Instant.now())).append("] DROPPED records=")
                             .append(Long.toString(lost)).append(" reason=\"access log queue full\"\n");
+                }
+                if (running) {
+                    // Let records gather for a moment instead of waiting on the queue, where every record
+                    // offered would wake this thread: under load, one wake-up per GATHER_NANOS, not per bind.
+                    LockSupport.parkNanos(GATHER_NANOS);
                 }
             } catch (InterruptedException e) {
                 running = false;
