@@ -1,5 +1,6 @@
 package io.bindfirst.bench;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,7 +24,8 @@ import io.bindfirst.server.auth.AuthenticatedUsers;
 /**
  * Throughput of the registry operations on the bind path, for the lock-free {@link AuthenticatedUsers}
  * ({@code design=chm}) against one read-write lock around a HashMap ({@code design=rwlock},
- * {@link RwLockAuthenticatedUsers}).
+ * {@link RwLockAuthenticatedUsers}) and against its own previous values, a concurrent set per DN
+ * ({@code design=keysets}, {@link KeySetAuthenticatedUsers}).
  *
  * <ul>
  * <li>{@link #bind}: what a re-bind does to the registry: {@code remove(oldDN)} when the bind resets the
@@ -35,7 +37,10 @@ import io.bindfirst.server.auth.AuthenticatedUsers;
  * threads never touch the same key (authrate against random users); {@code serviceAccount}, every
  * connection of every thread binds as one DN (a pool of an application), so every put and remove hits the
  * same key and its set holds {@value #CONNECTIONS_PER_THREAD} x threads connections; its re-key moves
- * connections back and forth between the account's old and new name.
+ * connections back and forth between the account's old and new name; {@code crowd}, every connection
+ * re-binds as a random one of the {@value #BACKGROUND_USERS} background users, each of which already has
+ * an idle connection registered (a server holding an idle crowd: each bind lands on a cold key that
+ * holds one connection); its re-key works as in {@code distinct}.
  *
  * <p>Thread count is a run option: {@code -t N}, or {@link RegistryThreads} for 1, 2, 4, 8 and 32 in one
  * command. On a 2-core machine, counts above 2 measure contention under preemption (a lock holder
@@ -72,6 +77,14 @@ public class AuthenticatedUsersBenchmark {
         @Override boolean isRegistered(DN dn, Object c) { return users.connectionsOf(dn).contains(c); }
     }
 
+    static final class KeySets extends Registry {
+        final KeySetAuthenticatedUsers<Object> users = new KeySetAuthenticatedUsers<>();
+
+        @Override void put(DN dn, Object c) { users.put(dn, c); }
+        @Override void remove(DN dn, Object c) { users.remove(dn, c); }
+        @Override boolean isRegistered(DN dn, Object c) { return users.connectionsOf(dn).contains(c); }
+    }
+
     static final class RwLock extends Registry {
         final RwLockAuthenticatedUsers<Object> users = new RwLockAuthenticatedUsers<>();
 
@@ -83,11 +96,14 @@ public class AuthenticatedUsersBenchmark {
     /** The one registry all threads share. */
     @State(Scope.Benchmark)
     public static class Shared {
-        @Param({"chm", "rwlock"})
+        @Param({"chm", "rwlock", "keysets"})
         public String design;
 
-        @Param({"distinct", "serviceAccount"})
+        @Param({"distinct", "serviceAccount", "crowd"})
         public String shape;
+
+        /** crowd shape: the background users' DNs, parsed again (a bind's DN is never the key's instance). */
+        final DN[] crowd = new DN[BACKGROUND_USERS];
 
         Registry registry;
         final AtomicInteger threadIds = new AtomicInteger();
@@ -99,16 +115,18 @@ public class AuthenticatedUsersBenchmark {
             switch (design) {
             case "chm": registry = new Chm(); break;
             case "rwlock": registry = new RwLock(); break;
+            case "keysets": registry = new KeySets(); break;
             default: throw new IllegalArgumentException("design " + design);
             }
             for (int i = 0; i < BACKGROUND_USERS; i++) {
                 registry.put(DN.valueOf("uid=user." + i + SUFFIX), new Object());
+                crowd[i] = DN.valueOf("uid=user." + i + SUFFIX);
             }
         }
 
         boolean serviceAccount() {
             switch (shape) {
-            case "distinct": return false;
+            case "distinct": case "crowd": return false;
             case "serviceAccount": return true;
             default: throw new IllegalArgumentException("shape " + shape);
             }
@@ -125,6 +143,8 @@ public class AuthenticatedUsersBenchmark {
         final DN[] other = new DN[CONNECTIONS_PER_THREAD];
         /** serviceAccount shape: a bind re-binds as the same DN. */
         boolean bindAsSameDN;
+        /** crowd shape: a bind re-binds as a random background user; else null. */
+        DN[] crowd;
         int next;
         Registry registry;
 
@@ -132,6 +152,7 @@ public class AuthenticatedUsersBenchmark {
         public void setUp(Shared shared) {
             registry = shared.registry;
             bindAsSameDN = shared.serviceAccount();
+            crowd = "crowd".equals(shared.shape) ? shared.crowd : null;
             int t = shared.threadIds.getAndIncrement();
             for (int j = 0; j < CONNECTIONS_PER_THREAD; j++) {
                 connections[j] = new Object();
@@ -170,11 +191,14 @@ public class AuthenticatedUsersBenchmark {
         int j = c.nextIndex();
         Object connection = c.connections[j];
         DN from = c.current[j];
-        DN to = c.bindAsSameDN ? from : c.other[j];
+        DN to = c.bindAsSameDN ? from
+                : c.crowd != null ? c.crowd[ThreadLocalRandom.current().nextInt(c.crowd.length)] : c.other[j];
         c.registry.remove(from, connection);
         c.registry.put(to, connection);
         if (to != from) {
-            c.other[j] = from;
+            if (c.crowd == null) {
+                c.other[j] = from;
+            }
             c.current[j] = to;
         }
         return to;

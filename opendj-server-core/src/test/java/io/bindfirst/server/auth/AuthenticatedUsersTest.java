@@ -2,6 +2,7 @@ package io.bindfirst.server.auth;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.forgerock.opendj.ldap.DN;
+import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 public class AuthenticatedUsersTest {
@@ -63,18 +65,96 @@ public class AuthenticatedUsersTest {
         assertEquals(users.connectionsOf(user(2)), List.of("kept"));
     }
 
+    @Test
+    public void aDnWithManyConnectionsKeepsEveryOneAcrossEveryShape() {
+        AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
+        int n = AuthenticatedUsers.ARRAY_LIMIT + 3; // one, an array, then a set
+        List<Object> conns = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            conns.add(new Object());
+        }
+        for (int i = 0; i < n; i++) {
+            users.put(user(1), conns.get(i));
+            users.put(user(1), conns.get(i)); // a second put of the same connection changes nothing
+            List<Object> now = users.connectionsOf(user(1));
+            assertEquals(now.size(), i + 1, "after put " + i);
+            assertEquals(new java.util.HashSet<>(now), new java.util.HashSet<>(conns.subList(0, i + 1)), "after put " + i);
+        }
+        List<Object> before = users.connectionsOf(user(1));
+        for (int i = 0; i < n; i++) {
+            users.remove(user(1), conns.get(i));
+            users.remove(user(1), conns.get(i));
+            List<Object> left = users.connectionsOf(user(1));
+            assertEquals(new java.util.HashSet<>(left), new java.util.HashSet<>(conns.subList(i + 1, n)),
+                    "after remove " + i);
+            assertEquals(left.size(), n - i - 1);
+        }
+        assertEquals(before.size(), n, "a snapshot must not change under the caller");
+        assertTrue(users.isEmpty(), "the key goes with its last connection, whatever its shape");
+        // Down from an array: removing from the middle keeps the order of the rest; two become one.
+        Object a = new Object(), b = new Object(), c = new Object();
+        users.put(user(2), a);
+        users.put(user(2), b);
+        users.put(user(2), c);
+        users.remove(user(2), b);
+        assertEquals(users.connectionsOf(user(2)), List.of(a, c));
+        users.remove(user(2), a);
+        assertEquals(users.connectionsOf(user(2)), List.of(c));
+        users.remove(user(2), new Object()); // not registered: nothing changes
+        assertEquals(users.connectionsOf(user(2)), List.of(c));
+    }
+
+    @Test
+    public void connectionsAreComparedByIdentity() {
+        AuthenticatedUsers<String> users = new AuthenticatedUsers<>();
+        String one = new String("conn");
+        String other = new String("conn"); // equal, not the same connection
+        users.put(user(1), one);
+        users.put(user(1), other);
+        assertEquals(users.connectionsOf(user(1)).size(), 2);
+        users.remove(user(1), other);
+        assertTrue(users.connectionsOf(user(1)).get(0) == one);
+        AuthenticatedUsers<Object> any = new AuthenticatedUsers<>();
+        expectThrows(IllegalArgumentException.class, () -> any.put(user(1), new Object[] {"not a connection"}));
+        assertTrue(any.isEmpty());
+    }
+
+    @Test
+    public void removeIfOnEveryShape() {
+        AuthenticatedUsers<String> users = new AuthenticatedUsers<>();
+        for (int i = 0; i < 2 * AuthenticatedUsers.ARRAY_LIMIT; i++) {
+            users.put(user(1), (i % 2 == 0 ? "gone-" : "kept-") + i); // a set
+        }
+        users.put(user(2), "gone-x"); // one that goes
+        users.put(user(3), "kept-y");
+        users.put(user(3), "gone-y"); // an array that becomes one
+        users.put(user(4), "kept-z"); // one that stays
+        users.removeIf(c -> c.startsWith("gone"));
+        assertEquals(users.size(), 3);
+        assertEquals(users.connectionsOf(user(1)).size(), AuthenticatedUsers.ARRAY_LIMIT);
+        assertTrue(users.connectionsOf(user(1)).stream().allMatch(c -> c.startsWith("kept")));
+        assertEquals(users.connectionsOf(user(3)), List.of("kept-y"));
+        assertEquals(users.connectionsOf(user(4)), List.of("kept-z"));
+    }
+
+    /** DN pools: few (big sets), around the array limit (values change shape all the time), many (arrays). */
+    @DataProvider
+    public Object[][] dnPools() {
+        return new Object[][] {{4}, {40}, {400}};
+    }
+
     /**
      * Hunts the race between the put of one connection and the removal of the last other connection of
      * the same DN: if a put could land in a set that a concurrent remove had just dropped from the map,
      * that connection would be lost from the registry (never disconnected on delete). Each thread owns
      * its connections and re-binds them between a few DNs, so ownership tells what the map must hold.
      */
-    @Test(timeOut = 60_000)
-    public void manyThreadsBindRebindReKeyAndCloseLeaveItExact() throws Exception {
+    @Test(timeOut = 60_000, dataProvider = "dnPools")
+    public void manyThreadsBindRebindReKeyAndCloseLeaveItExact(int dns) throws Exception {
         AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
         int threads = 8;
         int connectionsPerThread = 50;
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         CountDownLatch start = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> workers = new ArrayList<>();
@@ -93,8 +173,9 @@ public class AuthenticatedUsersTest {
                     while (System.nanoTime() < until) {
                         Object c = conns.get(rnd.nextInt(conns.size()));
                         DN current = mine.get(c);
-                        // Few DNs, so that many connections share one (the service-account shape).
-                        DN next = user(rnd.nextInt(4));
+                        // 400 connections, 3 in 4 registered: with 4 DNs many share one (the
+                        // service-account shape); with 40 about the array limit each.
+                        DN next = user(rnd.nextInt(dns));
                         if (current != null && !current.equals(next) && rnd.nextBoolean()) {
                             // Re-key as the rename plugin does: the new DN first, then drop the old one.
                             users.put(next, c);
@@ -134,7 +215,7 @@ public class AuthenticatedUsersTest {
             }
         }
         int actual = 0;
-        for (int n = 0; n < 4; n++) {
+        for (int n = 0; n < dns; n++) {
             actual += users.connectionsOf(user(n)).size();
         }
         assertEquals(actual, expected, "stale registrations remain");
