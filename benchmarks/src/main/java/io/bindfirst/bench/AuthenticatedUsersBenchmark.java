@@ -24,8 +24,7 @@ import io.bindfirst.server.auth.AuthenticatedUsers;
 /**
  * Throughput of the registry operations on the bind path, for the lock-free {@link AuthenticatedUsers}
  * ({@code design=chm}) against one read-write lock around a HashMap ({@code design=rwlock},
- * {@link RwLockAuthenticatedUsers}) and against its own previous values, a concurrent set per DN
- * ({@code design=keysets}, {@link KeySetAuthenticatedUsers}).
+ * {@link RwLockAuthenticatedUsers}).
  *
  * <ul>
  * <li>{@link #bind}: what a re-bind does to the registry: {@code remove(oldDN)} when the bind resets the
@@ -77,14 +76,6 @@ public class AuthenticatedUsersBenchmark {
         @Override boolean isRegistered(DN dn, Object c) { return users.connectionsOf(dn).contains(c); }
     }
 
-    static final class KeySets extends Registry {
-        final KeySetAuthenticatedUsers<Object> users = new KeySetAuthenticatedUsers<>();
-
-        @Override void put(DN dn, Object c) { users.put(dn, c); }
-        @Override void remove(DN dn, Object c) { users.remove(dn, c); }
-        @Override boolean isRegistered(DN dn, Object c) { return users.connectionsOf(dn).contains(c); }
-    }
-
     static final class RwLock extends Registry {
         final RwLockAuthenticatedUsers<Object> users = new RwLockAuthenticatedUsers<>();
 
@@ -96,7 +87,7 @@ public class AuthenticatedUsersBenchmark {
     /** The one registry all threads share. */
     @State(Scope.Benchmark)
     public static class Shared {
-        @Param({"chm", "rwlock", "keysets"})
+        @Param({"chm", "rwlock"})
         public String design;
 
         @Param({"distinct", "serviceAccount", "crowd"})
@@ -115,7 +106,6 @@ public class AuthenticatedUsersBenchmark {
             switch (design) {
             case "chm": registry = new Chm(); break;
             case "rwlock": registry = new RwLock(); break;
-            case "keysets": registry = new KeySets(); break;
             default: throw new IllegalArgumentException("design " + design);
             }
             for (int i = 0; i < BACKGROUND_USERS; i++) {
