@@ -4,8 +4,10 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -77,14 +79,14 @@ public class AuthenticatedUsersTest {
             users.put(user(1), conns.get(i)); // a second put of the same connection changes nothing
             List<Object> now = users.connectionsOf(user(1));
             assertEquals(now.size(), i + 1, "after put " + i);
-            assertEquals(new java.util.HashSet<>(now), new java.util.HashSet<>(conns.subList(0, i + 1)), "after put " + i);
+            assertEquals(new HashSet<>(now), new HashSet<>(conns.subList(0, i + 1)), "after put " + i);
         }
         List<Object> before = users.connectionsOf(user(1));
         for (int i = 0; i < n; i++) {
             users.remove(user(1), conns.get(i));
             users.remove(user(1), conns.get(i));
             List<Object> left = users.connectionsOf(user(1));
-            assertEquals(new java.util.HashSet<>(left), new java.util.HashSet<>(conns.subList(i + 1, n)),
+            assertEquals(new HashSet<>(left), new HashSet<>(conns.subList(i + 1, n)),
                     "after remove " + i);
             assertEquals(left.size(), n - i - 1);
         }
@@ -95,7 +97,7 @@ public class AuthenticatedUsersTest {
         users.put(user(2), b);
         users.put(user(2), c);
         users.remove(user(2), b);
-        assertEquals(new java.util.HashSet<>(users.connectionsOf(user(2))), java.util.Set.of(a, c));
+        assertEquals(new HashSet<>(users.connectionsOf(user(2))), Set.of(a, c));
         users.remove(user(2), a);
         assertEquals(users.connectionsOf(user(2)), List.of(c));
         users.remove(user(2), new Object()); // not registered: nothing changes
@@ -112,7 +114,7 @@ public class AuthenticatedUsersTest {
      * Hunts the race between the put of one connection and the removal of the last other connection of
      * the same DN: if a put could land in a set that a concurrent remove had just dropped from the map,
      * that connection would be lost from the registry (never disconnected on delete). Each thread owns
-     * its connections and re-binds them between a few DNs, so ownership tells what the map must hold.
+     * its connections and re-binds them among the pool's DNs, so ownership tells what the map must hold.
      */
     @Test(timeOut = 60_000, dataProvider = "dnPools")
     public void manyThreadsBindRebindReKeyAndCloseLeaveItExact(int dns) throws Exception {
