@@ -104,6 +104,49 @@ public class AuthenticatedUsersTest {
         assertEquals(users.connectionsOf(user(2)), List.of(c));
     }
 
+    /**
+     * Hunts the narrowest form of that race: a few threads, one connection each, all binding and leaving
+     * one DN, so that its group is emptied (and dropped) all the time while others join it. A put that
+     * joined a group on its way out of the map would be lost at once, which the owner sees right after
+     * its put returns: nobody else removes its connection.
+     */
+    @Test(timeOut = 60_000)
+    public void aPutRacingTheLastRemoveOfItsDnIsNeverLost() throws Exception {
+        AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
+        DN dn = user(0);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread w = new Thread(() -> {
+                Object c = new Object();
+                try {
+                    start.await();
+                    while (System.nanoTime() < until && failure.get() == null) {
+                        users.put(dn, c);
+                        if (!users.connectionsOf(dn).contains(c)) {
+                            throw new AssertionError("a put was lost to a racing removal of its DN's last connection");
+                        }
+                        users.remove(dn, c);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        assertTrue(users.isEmpty(), "registry not empty after every connection left: " + users.size());
+    }
+
     /** DN pools: few (many connections share a key), some (a handful each), many (mostly one each). */
     @DataProvider
     public Object[][] dnPools() {
