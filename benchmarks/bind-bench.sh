@@ -20,7 +20,7 @@ usage: benchmarks/bind-bench.sh [options] [-- extra Maven arguments]
   --host H              a server already listening (with --port)
   --port P              its port
   --server-pid PID      its process, to read its resident memory around the idle connections
-  --server-jvm-opts O   JVM options of a forked server (default "-Xms64m -Xmx192m")
+  --server-jvm-opts O   JVM options of a forked server (default: those of bin/start-ds)
   --root-dn DN          root user for the slow users and searches (default "cn=Directory Manager")
   --root-password PW    its password (default "password")
   --label L             label of the results (default bindfirst)

@@ -64,6 +64,14 @@ final class BenchSettings {
     ServerMode server;
     /** JVM options of a forked server. */
     List<String> serverJvmOpts;
+
+    /**
+     * The JVM options {@code bin/start-ds} uses when {@code JAVA_OPTS} is not set, so that a forked server
+     * is measured as shipped ({@code BenchSettingsTest} checks that the two agree).
+     */
+    static final List<String> SHIPPED_JVM_OPTS = List.of("-Xms64m", "-Xmx192m", "-XX:GCTimeRatio=24",
+            "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=75");
+
     /** The process whose resident memory is read around the opening of the idle connections, or -1. */
     long serverPid = -1;
     int idle;
@@ -82,7 +90,7 @@ final class BenchSettings {
         BenchSettings s = new BenchSettings();
         s.rootDN = TestServer.ROOT_DN;
         s.rootPassword = TestServer.ROOT_PASSWORD;
-        s.serverJvmOpts = List.of("-Xms64m", "-Xmx192m");
+        s.serverJvmOpts = SHIPPED_JVM_OPTS;
         if (!Boolean.parseBoolean(prop("bind.bench"))) {
             // The smoke run: every code path, small. 0.34 gives round(4 * 0.34 / 0.66) = 2 slow connections,
             // so MIXED runs one PBKDF2 and one search connection; 20,000 iterations keep a bind at a few ms.

@@ -64,7 +64,7 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
  * <li>{@code host} / {@code port}: aim at a server already listening instead of starting one, with
  * {@code serverPid} to read that process's memory;</li>
  * <li>{@code server}: {@code inprocess} (a server in this JVM, the default) or {@code fork} (a child JVM,
- * {@link ForkedServer}, with {@code serverJvmOpts}, default "-Xms64m -Xmx192m"); fork is chosen by itself
+ * {@link ForkedServer}, with {@code serverJvmOpts}, default those of {@code bin/start-ds}); fork is chosen by itself
  * for more than 2,000 idle connections when no port is given, so that the client's and the server's
  * sockets do not share one process's descriptor limit;</li>
  * <li>{@code idle} (0);</li>
