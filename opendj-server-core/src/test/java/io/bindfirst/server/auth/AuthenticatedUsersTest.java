@@ -106,44 +106,25 @@ public class AuthenticatedUsersTest {
 
     /**
      * Hunts the narrowest form of that race: a few threads, one connection each, all binding and leaving
-     * one DN, so that its group is emptied (and dropped) all the time while others join it. A put that
-     * joined a group on its way out of the map would be lost at once, which the owner sees right after
-     * its put returns: nobody else removes its connection.
+     * one DN, so that its set is emptied and dropped from the map all the time while others join it. A
+     * put that joined a set on its way out of the map would be lost at once, which the owner sees right
+     * after its put returns: nobody else removes its connection.
      */
     @Test(timeOut = 60_000)
     public void aPutRacingTheLastRemoveOfItsDnIsNeverLost() throws Exception {
         AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
         DN dn = user(0);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-            Thread w = new Thread(() -> {
-                Object c = new Object();
-                try {
-                    start.await();
-                    while (System.nanoTime() < until && failure.get() == null) {
-                        users.put(dn, c);
-                        if (!users.connectionsOf(dn).contains(c)) {
-                            throw new AssertionError("a put was lost to a racing removal of its DN's last connection");
-                        }
-                        users.remove(dn, c);
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+        onThreads(4, t -> {
+            Object c = new Object();
+            while (System.nanoTime() < until) {
+                users.put(dn, c);
+                if (!users.connectionsOf(dn).contains(c)) {
+                    throw new AssertionError("a put was lost to a racing removal of its DN's last connection");
                 }
-            });
-            workers.add(w);
-            w.start();
-        }
-        start.countDown();
-        for (Thread w : workers) {
-            w.join();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
+                users.remove(dn, c);
+            }
+        });
         assertTrue(users.isEmpty(), "registry not empty after every connection left: " + users.size());
     }
 
@@ -165,58 +146,41 @@ public class AuthenticatedUsersTest {
         int threads = 8;
         int connectionsPerThread = 50;
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
         List<Map<Object, DN>> finalStates = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            Map<Object, DN> mine = new java.util.HashMap<>();
-            finalStates.add(mine);
-            Thread w = new Thread(() -> {
-                try {
-                    List<Object> conns = new ArrayList<>();
-                    for (int i = 0; i < connectionsPerThread; i++) {
-                        conns.add(new Object());
-                    }
-                    start.await();
-                    ThreadLocalRandom rnd = ThreadLocalRandom.current();
-                    while (System.nanoTime() < until) {
-                        Object c = conns.get(rnd.nextInt(conns.size()));
-                        DN current = mine.get(c);
-                        // 400 connections, 3 in 4 registered: with 4 DNs many share one (the
-                        // service-account shape); with 400 most keys come and go with one connection.
-                        DN next = user(rnd.nextInt(dns));
-                        if (current != null && !current.equals(next) && rnd.nextBoolean()) {
-                            // Re-key as the rename plugin does: the new DN first, then drop the old one.
-                            users.put(next, c);
-                            users.remove(current, c);
-                            mine.put(c, next);
-                            continue;
-                        }
-                        if (current != null) {
-                            // Re-bind or close: drop the old registration first.
-                            users.remove(current, c);
-                            mine.remove(c);
-                        }
-                        if (rnd.nextInt(4) != 0) {
-                            users.put(next, c);
-                            mine.put(c, next);
-                        }
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+            finalStates.add(new java.util.HashMap<>());
+        }
+        onThreads(threads, t -> {
+            Map<Object, DN> mine = finalStates.get(t);
+            List<Object> conns = new ArrayList<>();
+            for (int i = 0; i < connectionsPerThread; i++) {
+                conns.add(new Object());
+            }
+            ThreadLocalRandom rnd = ThreadLocalRandom.current();
+            while (System.nanoTime() < until) {
+                Object c = conns.get(rnd.nextInt(conns.size()));
+                DN current = mine.get(c);
+                // 400 connections, 3 in 4 registered: with 4 DNs many share one (the
+                // service-account shape); with 400 most keys come and go with one connection.
+                DN next = user(rnd.nextInt(dns));
+                if (current != null && !current.equals(next) && rnd.nextBoolean()) {
+                    // Re-key as the rename plugin does: the new DN first, then drop the old one.
+                    users.put(next, c);
+                    users.remove(current, c);
+                    mine.put(c, next);
+                    continue;
                 }
-            });
-            workers.add(w);
-            w.start();
-        }
-        start.countDown();
-        for (Thread w : workers) {
-            w.join();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
+                if (current != null) {
+                    // Re-bind or close: drop the old registration first.
+                    users.remove(current, c);
+                    mine.remove(c);
+                }
+                if (rnd.nextInt(4) != 0) {
+                    users.put(next, c);
+                    mine.put(c, next);
+                }
+            }
+        });
         int expected = 0;
         for (Map<Object, DN> mine : finalStates) {
             for (Map.Entry<Object, DN> e : mine.entrySet()) {
@@ -236,5 +200,37 @@ public class AuthenticatedUsersTest {
             }
         }
         assertTrue(users.isEmpty(), "registry not empty after every connection closed: " + users.size());
+    }
+
+    /** A body run by each of {@code threads} threads, given its index; may throw. */
+    private interface ThreadBody {
+        void run(int thread) throws Exception;
+    }
+
+    /** Starts {@code threads} threads together on {@code body}, waits for them, rethrows the first failure. */
+    private static void onThreads(int threads, ThreadBody body) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int index = t;
+            Thread w = new Thread(() -> {
+                try {
+                    start.await();
+                    body.run(index);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
     }
 }
