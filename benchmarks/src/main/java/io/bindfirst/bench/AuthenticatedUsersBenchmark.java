@@ -1,8 +1,10 @@
 package io.bindfirst.bench;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.DN;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,8 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 
 /**
- * Throughput of the registry operations on the bind path, for the lock-free {@link AuthenticatedUsers}
- * ({@code design=chm}) against one read-write lock around a HashMap ({@code design=rwlock},
+ * Throughput of the registry operations on the bind path, for {@link AuthenticatedUsers} (a
+ * ConcurrentHashMap of per-DN groups, no registry-wide lock: {@code design=chm}) against one read-write lock around a HashMap ({@code design=rwlock},
  * {@link RwLockAuthenticatedUsers}).
  *
  * <ul>
@@ -52,15 +54,30 @@ import io.bindfirst.server.auth.AuthenticatedUsers;
 @Fork(1)
 public class AuthenticatedUsersBenchmark {
 
-    /** Connections per benchmark thread; a connection is a plain Object (the registry is generic). */
+    /** Connections per benchmark thread; a connection is a {@link Numbered} (the registry is generic). */
     static final int CONNECTIONS_PER_THREAD = 128;
     /** Other bound users, registered once, so that the map has a server's size (10,000 users shipped). */
     static final int BACKGROUND_USERS = 10_000;
 
     static final String SUFFIX = ",ou=People,dc=example,dc=com";
 
+    /** A connection: a number, as the registry keeps it, and nothing else. */
+    static final class Numbered {
+        private static final AtomicLong NEXT = new AtomicLong();
+        final long id = NEXT.getAndIncrement();
+    }
+
     /** The two designs behind one call site; only one is instantiated per fork, so the call stays monomorphic. */
     abstract static class Registry {
+        /** The open connections by number, which {@link AuthenticatedUsers} resolves its snapshots through. */
+        final ConcurrentHashMap<Long, Numbered> open = new ConcurrentHashMap<>();
+
+        Numbered open() {
+            Numbered c = new Numbered();
+            open.put(c.id, c);
+            return c;
+        }
+
         abstract void put(DN dn, Object connection);
 
         abstract void remove(DN dn, Object connection);
@@ -69,7 +86,7 @@ public class AuthenticatedUsersBenchmark {
     }
 
     static final class Chm extends Registry {
-        final AuthenticatedUsers<Object> users = new AuthenticatedUsers<>();
+        final AuthenticatedUsers<Object> users = new AuthenticatedUsers<>(c -> ((Numbered) c).id, open::get);
 
         @Override void put(DN dn, Object c) { users.put(dn, c); }
         @Override void remove(DN dn, Object c) { users.remove(dn, c); }
@@ -109,7 +126,7 @@ public class AuthenticatedUsersBenchmark {
             default: throw new IllegalArgumentException("design " + design);
             }
             for (int i = 0; i < BACKGROUND_USERS; i++) {
-                registry.put(DN.valueOf("uid=user." + i + SUFFIX), new Object());
+                registry.put(DN.valueOf("uid=user." + i + SUFFIX), registry.open());
                 crowd[i] = DN.valueOf("uid=user." + i + SUFFIX);
             }
         }
@@ -145,7 +162,7 @@ public class AuthenticatedUsersBenchmark {
             crowd = "crowd".equals(shared.shape) ? shared.crowd : null;
             int t = shared.threadIds.getAndIncrement();
             for (int j = 0; j < CONNECTIONS_PER_THREAD; j++) {
-                connections[j] = new Object();
+                connections[j] = registry.open();
                 if (bindAsSameDN) {
                     current[j] = shared.serviceAccount;
                     other[j] = shared.serviceAccountRenamed;

@@ -92,6 +92,7 @@ public final class DirectoryServer implements AutoCloseable {
         AccessLog accessLog = AccessLog.DISABLED;
         WorkQueue workQueue = null;
         SlowLane slowLane = null;
+        ClientConnections connections = null;
         try {
             for (BackendConfig bc : config.backends()) {
                 Backend b = open(bc, schema);
@@ -111,12 +112,13 @@ public final class DirectoryServer implements AutoCloseable {
             workQueue = pool;
             ServerConfig.WorkQueue wq = config.workQueue();
             slowLane = new SlowLane(wq.slowLaneThreads(), wq.capacity(), wq.slowLaneCpuShare(), pool);
+            connections = new ClientConnections(l.maxConnections(), config.limits().idleTimeLimitSeconds());
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
-                    new AuthenticatedUsers<ClientConnection>(), new WriteEpoch(), new AccessPolicy(), accessLog,
+                    new AuthenticatedUsers<>(ClientConnection::id, connections::byId), new WriteEpoch(), new AccessPolicy(), accessLog,
                     new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
-            LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue);
+            LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue, connections);
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
             return new DirectoryServer(ctx, workQueue, handler);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
@@ -125,6 +127,9 @@ public final class DirectoryServer implements AutoCloseable {
             }
             if (slowLane != null) {
                 slowLane.close();
+            }
+            if (connections != null) {
+                connections.close();
             }
             accessLog.close();
             opened.forEach(Backend::close);

@@ -76,6 +76,11 @@ public final class ClientConnections implements AutoCloseable {
         }
     }
 
+    /** The open connection with this number, or {@code null} (never opened, or closed since). */
+    public ClientConnection byId(long id) {
+        return open.get(id);
+    }
+
     /** The open connection from this client address and port, if any. */
     ClientConnection byPeer(SocketAddress peer) {
         return peer == null ? null : byPeer.get(peer);

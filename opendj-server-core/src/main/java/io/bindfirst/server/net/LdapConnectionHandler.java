@@ -29,10 +29,15 @@ public final class LdapConnectionHandler implements AutoCloseable {
     private final LdapTransport transport;
     private final GrizzlyLDAPListener listener;
 
-    public LdapConnectionHandler(ServerContext server, WorkQueue workQueue) throws IOException {
+    /**
+     * @param connections the server's open connections (the registry of authenticated users resolves
+     *                    through them); closed with this handler, or if it cannot start
+     */
+    public LdapConnectionHandler(ServerContext server, WorkQueue workQueue, ClientConnections connections)
+            throws IOException {
         this.server = server;
         ServerConfig.Listener cfg = server.config().listener();
-        this.connections = new ClientConnections(cfg.maxConnections(), server.config().limits().idleTimeLimitSeconds());
+        this.connections = connections;
         this.gate = new ReadGate(workQueue, connections);
         this.transport = new LdapTransport(cfg.selectorThreads(), gate);
         // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and
