@@ -25,8 +25,8 @@ import io.bindfirst.server.auth.AuthenticatedUsers;
 
 /**
  * Throughput of the registry operations on the bind path, for {@link AuthenticatedUsers} (a
- * ConcurrentHashMap of per-DN groups, no registry-wide lock: {@code design=chm}) against one read-write lock around a HashMap ({@code design=rwlock},
- * {@link RwLockAuthenticatedUsers}).
+ * ConcurrentHashMap of per-DN groups, no registry-wide lock: {@code design=chm}) against one read-write
+ * lock around a HashMap ({@code design=rwlock}, {@link RwLockAuthenticatedUsers}).
  *
  * <ul>
  * <li>{@link #bind}: what a re-bind does to the registry: {@code remove(oldDN)} when the bind resets the

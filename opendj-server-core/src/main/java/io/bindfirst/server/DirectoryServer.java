@@ -114,7 +114,8 @@ public final class DirectoryServer implements AutoCloseable {
             slowLane = new SlowLane(wq.slowLaneThreads(), wq.capacity(), wq.slowLaneCpuShare(), pool);
             connections = new ClientConnections(l.maxConnections(), config.limits().idleTimeLimitSeconds());
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
-                    new AuthenticatedUsers<>(ClientConnection::id, connections::byId), new WriteEpoch(), new AccessPolicy(), accessLog,
+                    new AuthenticatedUsers<>(ClientConnection::id, connections::byId), new WriteEpoch(),
+                    new AccessPolicy(), accessLog,
                     new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
