@@ -19,6 +19,7 @@ import com.sun.management.UnixOperatingSystemMXBean;
 
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.BindAttributes;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
@@ -29,9 +30,9 @@ import io.bindfirst.server.backend.BackendProvider;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.net.LdapConnectionHandler;
 import io.bindfirst.server.plugin.Plugin;
@@ -114,12 +115,13 @@ public final class DirectoryServer implements AutoCloseable {
             slowLane = new SlowLane(wq.slowLaneThreads(), wq.capacity(), wq.slowLaneCpuShare(), pool);
             connections = new ClientConnections(l.maxConnections(), config.limits().idleTimeLimitSeconds());
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
-                    new AuthenticatedUsers<>(ClientConnection::id, connections::byId), new WriteEpoch(),
+                    new AuthenticatedUsers<>(BoundConnection::id, connections::byId), new WriteEpoch(),
                     new AccessPolicy(), accessLog,
                     new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
-            LdapConnectionHandler handler = new LdapConnectionHandler(ctx, workQueue, connections);
+            LdapConnectionHandler handler = new LdapConnectionHandler(l, schema, new OperationFactory(ctx),
+                    ctx.authenticatedUsers(), accessLog, workQueue, connections);
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
             return new DirectoryServer(ctx, workQueue, handler);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {

@@ -6,12 +6,12 @@ import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.log.AccessLog;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.virtual.VirtualEntries;
@@ -22,7 +22,7 @@ import io.bindfirst.server.work.SlowLane;
  * test can run several servers in one JVM.
  */
 public record ServerContext(ServerConfig config, Schema schema, Backends backends, PasswordSchemes passwordSchemes,
-                            RootUsers rootUsers, AuthenticatedUsers<ClientConnection> authenticatedUsers,
+                            RootUsers rootUsers, AuthenticatedUsers<BoundConnection> authenticatedUsers,
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
                             SlowLane slowLane) {

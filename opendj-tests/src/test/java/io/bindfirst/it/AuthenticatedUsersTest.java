@@ -25,7 +25,7 @@ import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 
 import io.bindfirst.server.auth.AuthenticatedUsers;
-import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.auth.BoundConnection;
 
 /**
  * The directory changes under live authenticated connections, and every connection's identity stays
@@ -49,7 +49,7 @@ public class AuthenticatedUsersTest {
         server.close();
     }
 
-    private AuthenticatedUsers<ClientConnection> registry() {
+    private AuthenticatedUsers<BoundConnection> registry() {
         return server.server().context().authenticatedUsers();
     }
 

@@ -22,7 +22,7 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 
 import io.bindfirst.server.backend.Backend;
-import io.bindfirst.server.net.ClientConnection;
+import io.bindfirst.server.auth.BoundConnection;
 
 /**
  * Hunts the race of issue #3: a bind running at the same moment as the delete or rename of its own
@@ -167,7 +167,7 @@ public class BindRaceStressTest {
     private static int staleRegistrations(TestServer server) throws Exception {
         Backend backend = server.server().context().backends().userBackends().get(0);
         int stale = 0;
-        for (Map.Entry<DN, ClientConnection> e
+        for (Map.Entry<DN, BoundConnection> e
                 : server.server().context().authenticatedUsers().connectionsAtOrBelow(DN.valueOf("dc=example,dc=com"))) {
             if (!backend.entryExists(e.getKey()) && !e.getValue().isClosed()) {
                 stale++;

@@ -9,7 +9,6 @@ import org.forgerock.opendj.ldap.ResultCode;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.backend.EntryChange;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.plugin.Plugin;
@@ -35,7 +34,7 @@ public final class AuthenticatedUsersPlugin implements Plugin {
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.DELETE),
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY_DN));
 
-    private final AuthenticatedUsers<ClientConnection> users;
+    private final AuthenticatedUsers<BoundConnection> users;
 
     public AuthenticatedUsersPlugin(ServerContext server) {
         this.users = server.authenticatedUsers();
@@ -64,7 +63,7 @@ public final class AuthenticatedUsersPlugin implements Plugin {
         DN dn = entry.getName();
         boolean disabled = AuthenticationInfo.isDisabled(entry);
         AuthenticationInfo refreshed = AuthenticationInfo.user(entry);
-        for (ClientConnection c : users.connectionsOf(dn)) {
+        for (BoundConnection c : users.connectionsOf(dn)) {
             if (disabled) {
                 users.remove(dn, c);
                 c.disconnect(ResultCode.OTHER, "The account " + dn + " has been disabled");
@@ -75,17 +74,17 @@ public final class AuthenticatedUsersPlugin implements Plugin {
     }
 
     private void deleted(DN base) {
-        for (Map.Entry<DN, ClientConnection> e : users.connectionsAtOrBelow(base)) {
+        for (Map.Entry<DN, BoundConnection> e : users.connectionsAtOrBelow(base)) {
             users.remove(e.getKey(), e.getValue());
             e.getValue().disconnect(ResultCode.OTHER, "The entry " + e.getKey() + " has been deleted");
         }
     }
 
     private void renamed(DN oldBase, DN newBase) {
-        for (Map.Entry<DN, ClientConnection> e : users.connectionsAtOrBelow(oldBase)) {
+        for (Map.Entry<DN, BoundConnection> e : users.connectionsAtOrBelow(oldBase)) {
             DN oldDN = e.getKey();
             DN newDN = oldDN.rename(oldBase, newBase);
-            ClientConnection c = e.getValue();
+            BoundConnection c = e.getValue();
             // Register under the new DN before dropping the old one, so the connection is never missing
             // from the registry; if it re-bound meanwhile, its new bind owns its registration.
             users.put(newDN, c);

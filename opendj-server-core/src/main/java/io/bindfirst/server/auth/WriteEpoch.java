@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counts committed writes, so a bind can tell cheaply whether its entry may have changed while it was
- * verifying the password (the race of issue #3: a bind against a delete or rename of its own entry).
+ * verifying the password: the race between a bind and the delete, rename or disabling of its own entry.
  *
  * <p>The protocol: a writer commits, then {@link #advance()}, then its post-response plugin scans
  * {@link AuthenticatedUsers}. A bind reads {@link #current()} before reading its entry, registers, then

@@ -22,7 +22,6 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.pwd.PasswordValues;
 
@@ -33,7 +32,7 @@ import io.bindfirst.server.pwd.PasswordValues;
 public final class AddOperation extends Operation {
     private final AddRequest request;
 
-    public AddOperation(ServerContext server, ClientConnection connection, int messageId, AddRequest request) {
+    public AddOperation(ServerContext server, Session connection, int messageId, AddRequest request) {
         super(server, connection, messageId);
         this.request = request;
     }

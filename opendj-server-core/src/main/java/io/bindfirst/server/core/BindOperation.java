@@ -23,7 +23,6 @@ import io.bindfirst.server.pwd.Pacer;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -36,14 +35,14 @@ import io.bindfirst.server.virtual.VirtualEntries;
  * give the same {@code invalidCredentials} with the same (empty) message, so a client cannot tell which
  * users exist.
  */
-public final class BindOperation extends Operation {
+public class BindOperation extends Operation {
     private final int version;
     private final GenericBindRequest request;
     private boolean wantsAuthzId;
     private DN bindDN;
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
 
-    public BindOperation(ServerContext server, ClientConnection connection, int messageId, int version,
+    public BindOperation(ServerContext server, Session connection, int messageId, int version,
                          GenericBindRequest request) {
         super(server, connection, messageId);
         this.version = version;
@@ -74,10 +73,6 @@ public final class BindOperation extends Operation {
 
     @Override
     protected Result execute() {
-        if (server.config().listener().bindCeiling()) {
-            // Benchmark only (refused on non-loopback listeners): the codec-plus-transport ceiling.
-            return Responses.newBindResult(ResultCode.SUCCESS);
-        }
         for (Control c : request.getControls()) {
             wantsAuthzId |= VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(c.getOID());
         }

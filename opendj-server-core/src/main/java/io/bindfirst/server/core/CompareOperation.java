@@ -15,7 +15,6 @@ import org.forgerock.opendj.ldap.responses.Result;
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -26,7 +25,7 @@ import io.bindfirst.server.plugin.OperationType;
 public final class CompareOperation extends Operation {
     private final CompareRequest request;
 
-    public CompareOperation(ServerContext server, ClientConnection connection, int messageId, CompareRequest request) {
+    public CompareOperation(ServerContext server, Session connection, int messageId, CompareRequest request) {
         super(server, connection, messageId);
         this.request = request;
     }

@@ -14,7 +14,6 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -28,7 +27,7 @@ public final class DeleteOperation extends Operation {
 
     private final DeleteRequest request;
 
-    public DeleteOperation(ServerContext server, ClientConnection connection, int messageId, DeleteRequest request) {
+    public DeleteOperation(ServerContext server, Session connection, int messageId, DeleteRequest request) {
         super(server, connection, messageId);
         this.request = request;
     }

@@ -10,7 +10,6 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -21,7 +20,7 @@ import io.bindfirst.server.virtual.VirtualEntries;
 public final class ExtendedOperation extends Operation {
     private final ExtendedRequest<?> request;
 
-    public ExtendedOperation(ServerContext server, ClientConnection connection, int messageId,
+    public ExtendedOperation(ServerContext server, Session connection, int messageId,
                              ExtendedRequest<?> request) {
         super(server, connection, messageId);
         this.request = request;

@@ -21,7 +21,6 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -34,7 +33,7 @@ public final class ModifyDNOperation extends Operation {
     private final ModifyDNRequest request;
     private DN newDN;
 
-    public ModifyDNOperation(ServerContext server, ClientConnection connection, int messageId,
+    public ModifyDNOperation(ServerContext server, Session connection, int messageId,
                              ModifyDNRequest request) {
         super(server, connection, messageId);
         this.request = request;

@@ -22,7 +22,6 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.core.write.Modifications;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.pwd.PasswordValues;
 
@@ -35,7 +34,7 @@ import io.bindfirst.server.pwd.PasswordValues;
 public final class ModifyOperation extends Operation {
     private final ModifyRequest request;
 
-    public ModifyOperation(ServerContext server, ClientConnection connection, int messageId, ModifyRequest request) {
+    public ModifyOperation(ServerContext server, Session connection, int messageId, ModifyRequest request) {
         super(server, connection, messageId);
         this.request = request;
     }

@@ -16,7 +16,6 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.log.AccessRecord;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.PluginPhase;
 import io.bindfirst.server.plugin.PluginResult;
@@ -34,7 +33,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private static final Result LATER = Responses.newResult(ResultCode.OTHER);
 
     protected final ServerContext server;
-    protected final ClientConnection connection;
+    protected final Session connection;
     protected final int messageId;
     protected final long operationId;
     protected final long startNanos;
@@ -44,7 +43,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private ResultCode resultCode;
     private EntryChange change;
 
-    protected Operation(ServerContext server, ClientConnection connection, int messageId) {
+    protected Operation(ServerContext server, Session connection, int messageId) {
         this.server = server;
         this.connection = connection;
         this.messageId = messageId;

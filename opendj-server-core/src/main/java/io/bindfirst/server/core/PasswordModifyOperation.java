@@ -24,7 +24,6 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -41,7 +40,7 @@ public final class PasswordModifyOperation extends Operation {
     private final ExtendedRequest<?> raw;
     private DN target;
 
-    public PasswordModifyOperation(ServerContext server, ClientConnection connection, int messageId,
+    public PasswordModifyOperation(ServerContext server, Session connection, int messageId,
                                    ExtendedRequest<?> request) {
         super(server, connection, messageId);
         this.raw = request;

@@ -22,7 +22,6 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
-import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -37,7 +36,7 @@ public final class SearchOperation extends Operation {
     private final SearchRequest request;
     private int entriesSent;
 
-    public SearchOperation(ServerContext server, ClientConnection connection, int messageId, SearchRequest request) {
+    public SearchOperation(ServerContext server, Session connection, int messageId, SearchRequest request) {
         super(server, connection, messageId);
         this.request = request;
     }

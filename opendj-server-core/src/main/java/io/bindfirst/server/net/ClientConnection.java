@@ -6,26 +6,30 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.LDAPClientContext;
 import org.forgerock.opendj.ldap.ResultCode;
 
-import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.core.Operation;
+import io.bindfirst.server.core.Session;
+import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.AccessRecord;
 
 /**
  * The server's view of one client connection: its number, who it is authenticated as, and its
  * operations in flight (for abandon). Shared by the selector thread that decodes its requests and the
- * workers that run them, so every field is thread-safe.
+ * workers that run them, so every field is thread-safe. It is the core's {@link Session} and the
+ * registry's {@link BoundConnection}: those two interfaces are all the rest of the server sees of it.
  */
-public final class ClientConnection {
-    private static final AtomicLong NEXT_ID = new AtomicLong();
-
-    private final long id = NEXT_ID.getAndIncrement();
-    private final ServerContext server;
+public final class ClientConnection implements Session, BoundConnection {
+    private final long id;
     private final LDAPClientContext context;
     private final ClientConnections connections;
+    private final AuthenticatedUsers<BoundConnection> authenticatedUsers;
+    private final AccessLog accessLog;
     /** Activity is recorded only when an idle time limit is set: nothing per request otherwise. */
     private final boolean tracksActivity;
     private final OperationSlots slots;
@@ -37,22 +41,34 @@ public final class ClientConnection {
     private final AtomicReference<AuthenticationInfo> authentication =
             new AtomicReference<>(AuthenticationInfo.ANONYMOUS);
 
-    ClientConnection(ServerContext server, LDAPClientContext context, ClientConnections connections) {
-        this.server = server;
+    /**
+     * @param connections          the server's open connections: they number this one, and it leaves them
+     *                             when it closes
+     * @param maxOperationsInFlight the per-connection limit on outstanding operations
+     */
+    ClientConnection(LDAPClientContext context, ClientConnections connections,
+                     AuthenticatedUsers<BoundConnection> authenticatedUsers, AccessLog accessLog,
+                     int maxOperationsInFlight) {
+        this.id = connections.nextId();
         this.context = context;
         this.connections = connections;
+        this.authenticatedUsers = authenticatedUsers;
+        this.accessLog = accessLog;
         this.tracksActivity = connections.tracksActivity();
-        this.slots = new OperationSlots(server.config().listener().maxConcurrentOpsPerConnection());
+        this.slots = new OperationSlots(maxOperationsInFlight);
     }
 
+    @Override
     public long id() {
         return id;
     }
 
+    @Override
     public long nextOperationId() {
         return nextOperationId.getAndIncrement();
     }
 
+    @Override
     public AuthenticationInfo authentication() {
         return authentication.get();
     }
@@ -61,40 +77,31 @@ public final class ClientConnection {
         return context.getPeerAddress();
     }
 
+    @Override
     public boolean isClosed() {
         return closed.get();
     }
 
-    /**
-     * Makes the connection anonymous and forgets its registration; the first step of every bind
-     * (RFC 4513 4: a bind, whatever its outcome, ends the previous authentication).
-     */
+    @Override
     public void resetAuthentication() {
         AuthenticationInfo old = authentication.getAndSet(AuthenticationInfo.ANONYMOUS);
         if (!old.isAnonymous()) {
-            server.authenticatedUsers().remove(old.authenticationDN(), this);
+            authenticatedUsers.remove(old.authenticationDN(), this);
         }
     }
 
-    /**
-     * Records a successful bind. Registers before publishing, so that a change to the entry made from
-     * now on finds this connection. A connection closed meanwhile is deregistered again.
-     */
+    /** Registers, then publishes; a connection that closed meanwhile is deregistered again. */
+    @Override
     public void authenticated(AuthenticationInfo info) {
-        server.authenticatedUsers().put(info.authenticationDN(), this);
+        authenticatedUsers.put(info.authenticationDN(), this);
         authentication.set(info);
         if (closed.get()) {
-            server.authenticatedUsers().remove(info.authenticationDN(), this);
+            authenticatedUsers.remove(info.authenticationDN(), this);
         }
     }
 
-    /**
-     * Replaces the authentication only if the connection is still bound as {@code expectedDN}: a
-     * post-response plugin refreshing or re-keying it must not overwrite a re-bind that won the race.
-     *
-     * @return whether it was replaced
-     */
-    public boolean replaceAuthentication(org.forgerock.opendj.ldap.DN expectedDN, AuthenticationInfo info) {
+    @Override
+    public boolean replaceAuthentication(DN expectedDN, AuthenticationInfo info) {
         while (true) {
             AuthenticationInfo current = authentication.get();
             if (current.isAnonymous() || !current.authenticationDN().equals(expectedDN)) {
@@ -121,7 +128,7 @@ public final class ClientConnection {
         }
     }
 
-    /** Called once per started operation, when its result is ready. */
+    @Override
     public void operationDone(Operation op) {
         if (tracksActivity) {
             lastActivityNanos = System.nanoTime();
@@ -149,7 +156,7 @@ public final class ClientConnection {
         }
     }
 
-    /** Sends a notice of disconnection (RFC 4511 4.4.1) and closes. */
+    @Override
     public void disconnect(ResultCode code, String message) {
         context.disconnect(code, message);
         closed(message);
@@ -161,12 +168,12 @@ public final class ClientConnection {
             connections.remove(this);
             AuthenticationInfo old = authentication.get();
             if (!old.isAnonymous()) {
-                server.authenticatedUsers().remove(old.authenticationDN(), this);
+                authenticatedUsers.remove(old.authenticationDN(), this);
             }
             for (Operation op : inFlight.values()) {
                 op.abandon();
             }
-            server.accessLog().log(AccessRecord.connection("DISCONNECT", id, "reason=\"" + reason + "\""));
+            accessLog.log(AccessRecord.connection("DISCONNECT", id, "reason=\"" + reason + "\""));
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.ResultCode;
 
@@ -23,6 +24,8 @@ public final class ClientConnections implements AutoCloseable {
     /** By the client's address and port: how the {@link ReadGate} finds a Grizzly connection's own. */
     private final ConcurrentHashMap<SocketAddress, ClientConnection> byPeer = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
+    /** Numbers connections per server, not per JVM: tests run several servers in one JVM. */
+    private final AtomicLong nextId = new AtomicLong();
     private final int max;
     private final long idleLimitNanos;
     private final ScheduledExecutorService reaper;
@@ -41,6 +44,11 @@ public final class ClientConnections implements AutoCloseable {
         } else {
             reaper = null;
         }
+    }
+
+    /** The number of a new connection: never given to another while the server runs. */
+    long nextId() {
+        return nextId.getAndIncrement();
     }
 
     /** Whether connections record their activity (only when an idle limit is set). */

@@ -8,12 +8,16 @@ import org.forgerock.opendj.grizzly.GrizzlyLDAPListener;
 import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.LDAPListener;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.util.Options;
 
 import com.forgerock.reactive.RxJavaStreams;
 
-import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.core.OperationFactory;
+import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.work.WorkQueue;
 
@@ -23,27 +27,27 @@ import io.bindfirst.server.work.WorkQueue;
  * number of connections) and read only while the work queue has room ({@link ReadGate}).
  */
 public final class LdapConnectionHandler implements AutoCloseable {
-    private final ServerContext server;
     private final ClientConnections connections;
     private final ReadGate gate;
     private final LdapTransport transport;
     private final GrizzlyLDAPListener listener;
 
     /**
+     * @param schema      the server schema; requests are decoded with its non-strict form
+     * @param operations  builds the operation that answers each request
      * @param connections the server's open connections (the registry of authenticated users resolves
      *                    through them); closed with this handler, or if it cannot start
      */
-    public LdapConnectionHandler(ServerContext server, WorkQueue workQueue, ClientConnections connections)
-            throws IOException {
-        this.server = server;
-        ServerConfig.Listener cfg = server.config().listener();
+    public LdapConnectionHandler(ServerConfig.Listener cfg, Schema schema, OperationFactory operations,
+                                 AuthenticatedUsers<BoundConnection> authenticatedUsers, AccessLog accessLog,
+                                 WorkQueue workQueue, ClientConnections connections) throws IOException {
         this.connections = connections;
         this.gate = new ReadGate(workQueue, connections);
         this.transport = new LdapTransport(cfg.selectorThreads(), gate);
         // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
         // an add, a read-only refusal for cn=config...). Operations check names against the strict schema.
-        DecodeOptions decodeOptions = new DecodeOptions().setSchema(server.schema().asNonStrictSchema());
+        DecodeOptions decodeOptions = new DecodeOptions().setSchema(schema.asNonStrictSchema());
         Options options = Options.defaultOptions()
                 .set(LDAPListener.CONNECT_MAX_BACKLOG, cfg.backlog())
                 .set(LDAPListener.REQUEST_MAX_SIZE_IN_BYTES, cfg.maxRequestBytes())
@@ -55,10 +59,11 @@ public final class LdapConnectionHandler implements AutoCloseable {
         try {
             this.listener = new GrizzlyLDAPListener(Set.of(new InetSocketAddress(cfg.address(), cfg.port())),
                     context -> {
+                        ClientConnection c = new ClientConnection(context, connections, authenticatedUsers,
+                                accessLog, cfg.maxConcurrentOpsPerConnection());
                         LdapRequestHandler handler =
-                                new LdapRequestHandler(server, workQueue, decodeOptions, context, connections);
-                        ClientConnection c = handler.connection();
-                        server.accessLog().log(AccessRecord.connection("CONNECT", c.id(),
+                                new LdapRequestHandler(operations, workQueue, decodeOptions, context, c);
+                        accessLog.log(AccessRecord.connection("CONNECT", c.id(),
                                 "from=" + hostPort(context.getPeerAddress()) + " to="
                                         + hostPort(context.getLocalAddress()) + " protocol=LDAP"));
                         if (!connections.tryAdd(c)) {

@@ -19,8 +19,8 @@ import com.forgerock.reactive.ReactiveHandler;
 import com.forgerock.reactive.RxJavaStreams;
 import com.forgerock.reactive.Stream;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.core.Operation;
+import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.work.WorkQueue;
 
 /**
@@ -32,17 +32,17 @@ import io.bindfirst.server.work.WorkQueue;
 final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, LdapRequestEnvelope, Stream<Response>> {
     private static final Logger LOG = LoggerFactory.getLogger(LdapRequestHandler.class);
 
-    private final ServerContext server;
+    private final OperationFactory operations;
     private final WorkQueue workQueue;
     private final RequestReader reader;
     private final ClientConnection connection;
 
-    LdapRequestHandler(ServerContext server, WorkQueue workQueue, DecodeOptions decodeOptions,
-                       LDAPClientContext context, ClientConnections connections) {
-        this.server = server;
+    LdapRequestHandler(OperationFactory operations, WorkQueue workQueue, DecodeOptions decodeOptions,
+                       LDAPClientContext context, ClientConnection connection) {
+        this.operations = operations;
         this.workQueue = workQueue;
         this.reader = new RequestReader(decodeOptions);
-        this.connection = new ClientConnection(server, context, connections);
+        this.connection = connection;
         context.addListener(new LDAPClientContextEventListener() {
             @Override
             public void handleConnectionError(LDAPClientContext ctx, Throwable error) {
@@ -73,14 +73,10 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         });
     }
 
-    ClientConnection connection() {
-        return connection;
-    }
-
     @Override
     public Stream<Response> handle(LDAPClientContext context, LdapRequestEnvelope envelope) {
         connection.requestReceived();
-        RequestDecoder decoder = new RequestDecoder(server, connection);
+        RequestDecoder decoder = new RequestDecoder(operations, connection);
         try {
             decoder.addControls(reader.read((ASN1Reader) envelope.getContent(), decoder));
         } catch (DecodeException e) {

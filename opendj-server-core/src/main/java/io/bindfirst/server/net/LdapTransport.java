@@ -35,7 +35,7 @@ final class LdapTransport implements AutoCloseable {
                 .setTcpNoDelay(true)
                 .setReuseAddress(true)
                 // Heap buffers: pooled direct ones held ~57 MB outside the heap at 400 connections (NMT "Other"),
-                // which put resident memory over issue #4's 256 MiB, and bought no CPU per bind.
+                // which put resident memory over the 256 MiB target at 400 connections, and bought no CPU per bind.
                 .setMemoryManager(new PooledMemoryManager(false));
         this.transport = builder.build();
         transport.setSelectorRunnersCount(selectorThreads);

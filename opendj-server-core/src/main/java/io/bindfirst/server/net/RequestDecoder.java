@@ -12,29 +12,19 @@ import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.requests.GenericBindRequest;
 import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
-import org.forgerock.opendj.ldap.requests.PasswordModifyExtendedRequest;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.requests.UnbindRequest;
 import org.forgerock.opendj.ldap.responses.ExtendedResult;
 
-import io.bindfirst.server.ServerContext;
-import io.bindfirst.server.core.AddOperation;
-import io.bindfirst.server.core.BindOperation;
-import io.bindfirst.server.core.CompareOperation;
-import io.bindfirst.server.core.DeleteOperation;
-import io.bindfirst.server.core.ExtendedOperation;
 import io.bindfirst.server.core.Operation;
-import io.bindfirst.server.core.SearchOperation;
-import io.bindfirst.server.core.ModifyDNOperation;
-import io.bindfirst.server.core.ModifyOperation;
-import io.bindfirst.server.core.PasswordModifyOperation;
+import io.bindfirst.server.core.OperationFactory;
 
 /**
- * Turns one decoded LDAP message into the {@link Operation} that will answer it. Runs on the selector
- * thread, so it only builds objects: no I/O, no locks.
+ * Turns one decoded LDAP message into the {@link Operation} that will answer it, built by the core's
+ * {@link OperationFactory}. Runs on the selector thread, so it only builds objects: no I/O, no locks.
  */
 final class RequestDecoder extends AbstractLDAPMessageHandler {
-    private final ServerContext server;
+    private final OperationFactory operations;
     private final ClientConnection connection;
     Operation operation;
     /** The decoded request, so the caller can attach the message's controls. */
@@ -50,59 +40,57 @@ final class RequestDecoder extends AbstractLDAPMessageHandler {
         }
     }
 
-    RequestDecoder(ServerContext server, ClientConnection connection) {
-        this.server = server;
+    RequestDecoder(OperationFactory operations, ClientConnection connection) {
+        this.operations = operations;
         this.connection = connection;
     }
 
     @Override
     public void bindRequest(int messageID, int version, GenericBindRequest request) {
         this.request = request;
-        operation = new BindOperation(server, connection, messageID, version, request);
+        operation = operations.bind(connection, messageID, version, request);
     }
 
     @Override
     public void searchRequest(int messageID, SearchRequest request) {
         this.request = request;
-        operation = new SearchOperation(server, connection, messageID, request);
+        operation = operations.search(connection, messageID, request);
     }
 
     @Override
     public <R extends ExtendedResult> void extendedRequest(int messageID, ExtendedRequest<R> request) {
         this.request = request;
-        operation = PasswordModifyExtendedRequest.OID.equals(request.getOID())
-                ? new PasswordModifyOperation(server, connection, messageID, request)
-                : new ExtendedOperation(server, connection, messageID, request);
+        operation = operations.extended(connection, messageID, request);
     }
 
     @Override
     public void compareRequest(int messageID, CompareRequest request) {
         this.request = request;
-        operation = new CompareOperation(server, connection, messageID, request);
+        operation = operations.compare(connection, messageID, request);
     }
 
     @Override
     public void addRequest(int messageID, AddRequest request) {
         this.request = request;
-        operation = new AddOperation(server, connection, messageID, request);
+        operation = operations.add(connection, messageID, request);
     }
 
     @Override
     public void deleteRequest(int messageID, DeleteRequest request) {
         this.request = request;
-        operation = new DeleteOperation(server, connection, messageID, request);
+        operation = operations.delete(connection, messageID, request);
     }
 
     @Override
     public void modifyRequest(int messageID, ModifyRequest request) {
         this.request = request;
-        operation = new ModifyOperation(server, connection, messageID, request);
+        operation = operations.modify(connection, messageID, request);
     }
 
     @Override
     public void modifyDNRequest(int messageID, ModifyDNRequest request) {
         this.request = request;
-        operation = new ModifyDNOperation(server, connection, messageID, request);
+        operation = operations.modifyDN(connection, messageID, request);
     }
 
     @Override
