@@ -13,10 +13,10 @@ import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.AddRequest;
-import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -29,8 +29,10 @@ import io.bindfirst.server.pwd.PasswordValues;
  * An add (RFC 4511 4.7): access check, the RDN's values added to the entry if the client left them
  * out, passwords hashed, operational attributes set, schema checked, then one backend transaction.
  */
-public final class AddOperation extends Operation {
+public final class AddOperation extends WriteOperation {
     private final AddRequest request;
+    /** The entry as it will be stored, built by {@link #prepare}. */
+    private Entry entry;
 
     public AddOperation(ServerContext server, Session connection, int messageId, AddRequest request) {
         super(server, connection, messageId);
@@ -43,42 +45,38 @@ public final class AddOperation extends Operation {
     }
 
     @Override
-    protected Result execute() {
-        DN dn = request.getName();
-        if (dn.isRootDN()) {
+    protected Result checkRequest() {
+        if (request.getName().isRootDN()) {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The root DSE cannot be added");
         }
-        String denied = server.accessPolicy().checkAdd(requester(), dn);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
-        }
-        try {
-            Backend backend = WriteSupport.backendFor(server.backends(), dn);
-            Entry entry = new LinkedHashMapEntry(request);
-            for (Attribute a : request.getAllAttributes()) {
-                if (a.getAttributeDescription().getAttributeType().isNoUserModification()) {
-                    return errorResult(ResultCode.CONSTRAINT_VIOLATION, "The attribute "
-                            + a.getAttributeDescriptionAsString() + " is set by the server and cannot be given");
-                }
+        return null;
+    }
+
+    @Override
+    protected String checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().checkAdd(who, request.getName());
+    }
+
+    @Override
+    protected Result prepare(Backend backend) throws WriteException, PasswordValues.Refused {
+        for (Attribute a : request.getAllAttributes()) {
+            if (a.getAttributeDescription().getAttributeType().isNoUserModification()) {
+                return errorResult(ResultCode.CONSTRAINT_VIOLATION, "The attribute "
+                        + a.getAttributeDescriptionAsString() + " is set by the server and cannot be given");
             }
-            addRdnValues(entry, dn.rdn());
-            hashPasswords(entry);
-            WriteSupport.stampCreated(entry, requester(), server.schema());
-            SchemaChecker.check(entry, server.schema());
-            Result pre = preOperation();
-            if (pre != null) {
-                return pre;
-            }
-            backend.addEntry(entry);
-            changed(new EntryChange(null, entry));
-            return Responses.newResult(ResultCode.SUCCESS);
-        } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        } catch (WriteException e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        } catch (PasswordValues.Refused e) {
-            return errorResult(e.resultCode(), e.getMessage());
         }
+        entry = new LinkedHashMapEntry(request);
+        addRdnValues(entry, request.getName().rdn());
+        hashPasswords(entry);
+        stampCreated(entry);
+        SchemaChecker.check(entry, server.schema());
+        return null;
+    }
+
+    @Override
+    protected EntryChange write(Backend backend) throws BackendException {
+        backend.addEntry(entry);
+        return new EntryChange(null, entry);
     }
 
     /** RFC 4511 4.7: the RDN's values must be in the entry; add them as OpenDJ does, rather than refuse. */

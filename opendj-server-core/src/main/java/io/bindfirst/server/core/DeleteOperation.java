@@ -3,14 +3,11 @@ package io.bindfirst.server.core;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.DN;
-import org.forgerock.opendj.ldap.Entry;
-import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
-import org.forgerock.opendj.ldap.responses.Responses;
-import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -21,7 +18,7 @@ import io.bindfirst.server.plugin.OperationType;
  * entry and everything below it, in one backend transaction. The post-response plugin then disconnects
  * every connection bound at or below it.
  */
-public final class DeleteOperation extends Operation {
+public final class DeleteOperation extends WriteOperation {
     /** Subtree Delete control, as OpenDJ and Active Directory support it. */
     public static final String OID_SUBTREE_DELETE = "1.2.840.113556.1.4.805";
 
@@ -43,25 +40,13 @@ public final class DeleteOperation extends Operation {
     }
 
     @Override
-    protected Result execute() {
-        DN dn = request.getName();
-        String denied = server.accessPolicy().checkDelete(requester(), dn);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
-        }
-        try {
-            Backend backend = WriteSupport.backendFor(server.backends(), dn);
-            Result pre = preOperation();
-            if (pre != null) {
-                return pre;
-            }
-            Entry deleted = backend.deleteEntry(dn, hasControl(OID_SUBTREE_DELETE));
-            server.writeEpoch().advance();
-            changed(new EntryChange(deleted, null));
-            return Responses.newResult(ResultCode.SUCCESS);
-        } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        }
+    protected String checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().checkDelete(who, request.getName());
+    }
+
+    @Override
+    protected EntryChange write(Backend backend) throws BackendException {
+        return new EntryChange(backend.deleteEntry(request.getName(), hasControl(OID_SUBTREE_DELETE)), null);
     }
 
     @Override

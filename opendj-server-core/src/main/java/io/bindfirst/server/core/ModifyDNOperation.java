@@ -13,12 +13,13 @@ import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
-import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
 import io.bindfirst.server.plugin.OperationType;
@@ -29,7 +30,7 @@ import io.bindfirst.server.plugin.OperationType;
  * {@code deleteoldrdn} is set). The post-response plugin then re-keys every connection bound at or below
  * it, so WhoAmI answers the new DN.
  */
-public final class ModifyDNOperation extends Operation {
+public final class ModifyDNOperation extends WriteOperation {
     private final ModifyDNRequest request;
     private DN newDN;
 
@@ -45,45 +46,46 @@ public final class ModifyDNOperation extends Operation {
     }
 
     @Override
-    protected Result execute() {
+    protected Result checkRequest() {
         DN dn = request.getName();
         if (dn.isRootDN()) {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The root DSE cannot be renamed");
         }
         DN parent = request.getNewSuperior() != null ? request.getNewSuperior() : dn.parent();
         newDN = parent.child(request.getNewRDN());
-        String denied = server.accessPolicy().checkRename(requester(), dn);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        return null;
+    }
+
+    @Override
+    protected String checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().checkRename(who, request.getName());
+    }
+
+    @Override
+    protected Result prepare(Backend backend) {
+        DN dn = request.getName();
+        if (backend.baseDNs().contains(dn)) {
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The naming context " + dn + " cannot be renamed");
         }
-        try {
-            Backend backend = WriteSupport.backendFor(server.backends(), dn);
-            if (backend.baseDNs().contains(dn)) {
-                return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The naming context " + dn + " cannot be renamed");
-            }
-            if (server.backends().backendFor(newDN) != backend) {
-                return errorResult(ResultCode.AFFECTS_MULTIPLE_DSAS,
-                        "The new DN " + newDN + " is not in the same backend as " + dn);
-            }
-            Result pre = preOperation();
-            if (pre != null) {
-                return pre;
-            }
-            changed(backend.renameEntry(dn, newDN, current -> {
-                try {
-                    Entry renamed = renamed(current);
-                    SchemaChecker.check(renamed, server.schema());
-                    WriteSupport.stampModified(renamed, requester(), server.schema());
-                    return renamed;
-                } catch (WriteException e) {
-                    throw WriteSupport.toBackend(e);
-                }
-            }));
-            server.writeEpoch().advance();
-            return Responses.newResult(ResultCode.SUCCESS);
-        } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
+        if (server.backends().backendFor(newDN) != backend) {
+            return errorResult(ResultCode.AFFECTS_MULTIPLE_DSAS,
+                    "The new DN " + newDN + " is not in the same backend as " + dn);
         }
+        return null;
+    }
+
+    @Override
+    protected EntryChange write(Backend backend) throws BackendException {
+        return backend.renameEntry(request.getName(), newDN, current -> {
+            try {
+                Entry renamed = renamed(current);
+                SchemaChecker.check(renamed, server.schema());
+                stampModified(renamed);
+                return renamed;
+            } catch (WriteException e) {
+                throw toBackend(e);
+            }
+        });
     }
 
     /**

@@ -10,15 +10,15 @@ import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.ModificationType;
-import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
-import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.core.write.Modifications;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
@@ -31,7 +31,10 @@ import io.bindfirst.server.pwd.PasswordValues;
  * checked. New passwords are hashed before the transaction: the backend may retry the update, and a
  * retry must store the same values.
  */
-public final class ModifyOperation extends Operation {
+public final class ModifyOperation extends WriteOperation {
+    /** The modifications with new passwords hashed, by {@link #prepare}. */
+    private List<Modification> prepared;
+
     private final ModifyRequest request;
 
     public ModifyOperation(ServerContext server, Session connection, int messageId, ModifyRequest request) {
@@ -45,38 +48,29 @@ public final class ModifyOperation extends Operation {
     }
 
     @Override
-    protected Result execute() {
-        DN dn = request.getName();
-        List<Modification> mods = request.getModifications();
-        String denied = server.accessPolicy().checkModify(requester(), dn, mods);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
-        }
-        try {
-            Backend backend = WriteSupport.backendFor(server.backends(), dn);
-            List<Modification> prepared = hashNewPasswords(mods);
-            Result pre = preOperation();
-            if (pre != null) {
-                return pre;
+    protected String checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().checkModify(who, request.getName(), request.getModifications());
+    }
+
+    @Override
+    protected Result prepare(Backend backend) throws PasswordValues.Refused {
+        prepared = hashNewPasswords(request.getModifications());
+        return null;
+    }
+
+    @Override
+    protected EntryChange write(Backend backend) throws BackendException {
+        return backend.modifyEntry(request.getName(), current -> {
+            try {
+                Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
+                        server.schema());
+                SchemaChecker.check(updated, server.schema());
+                stampModified(updated);
+                return updated;
+            } catch (WriteException e) {
+                throw toBackend(e);
             }
-            changed(backend.modifyEntry(dn, current -> {
-                try {
-                    Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
-                            server.schema());
-                    SchemaChecker.check(updated, server.schema());
-                    WriteSupport.stampModified(updated, requester(), server.schema());
-                    return updated;
-                } catch (WriteException e) {
-                    throw WriteSupport.toBackend(e);
-                }
-            }));
-            server.writeEpoch().advance();
-            return Responses.newResult(ResultCode.SUCCESS);
-        } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        } catch (PasswordValues.Refused e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        }
+        });
     }
 
     private static boolean isPassword(Modification m) {

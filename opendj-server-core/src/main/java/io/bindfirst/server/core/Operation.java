@@ -136,8 +136,11 @@ public abstract class Operation implements Runnable, CompletedOperationView {
         return stopped(server.plugins().invokePre(PluginPhase.PRE_OPERATION, this));
     }
 
-    /** Records the entry before and after a successful write, for post-operation and post-response plugins. */
-    protected final void changed(EntryChange entryChange) {
+    /**
+     * Records the entry before and after a successful write, for post-operation and post-response plugins;
+     * called by {@link WriteOperation} only.
+     */
+    final void changed(EntryChange entryChange) {
         this.change = entryChange;
     }
 

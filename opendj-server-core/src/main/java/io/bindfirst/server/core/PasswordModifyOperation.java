@@ -24,6 +24,7 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -31,14 +32,19 @@ import io.bindfirst.server.plugin.OperationType;
  * carries it), a root user resets anyone's; without a new password one is generated and returned. The
  * new password is stored with the default storage scheme.
  */
-public final class PasswordModifyOperation extends Operation {
+public final class PasswordModifyOperation extends WriteOperation {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final char[] ALPHABET =
             "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789".toCharArray();
     private static final int GENERATED_LENGTH = 16;
 
     private final ExtendedRequest<?> raw;
+    private PasswordModifyExtendedRequest request;
     private DN target;
+    /** The password generated for the user when the request carries none, returned in the result. */
+    private ByteString generated;
+    /** The new password as stored, encoded by {@link #prepare} before the transaction. */
+    private ByteString stored;
 
     public PasswordModifyOperation(ServerContext server, Session connection, int messageId,
                                    ExtendedRequest<?> request) {
@@ -52,17 +58,15 @@ public final class PasswordModifyOperation extends Operation {
     }
 
     @Override
-    protected Result execute() {
-        PasswordModifyExtendedRequest request;
+    protected Result checkRequest() {
         try {
             request = PasswordModifyExtendedRequest.DECODER.decodeExtendedRequest(raw,
                     new DecodeOptions().setSchema(server.schema()));
         } catch (DecodeException e) {
             return errorResult(ResultCode.PROTOCOL_ERROR, "The password modify request cannot be decoded");
         }
-        AuthenticationInfo who = requester();
         try {
-            target = targetOf(request, who);
+            target = targetOf(request, requester());
         } catch (LocalizedIllegalArgumentException e) {
             return errorResult(ResultCode.INVALID_DN_SYNTAX, "The user identity is not a valid DN");
         }
@@ -70,42 +74,52 @@ public final class PasswordModifyOperation extends Operation {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM,
                     "Bind first, or name the user whose password to change");
         }
-        String denied = server.accessPolicy().checkPasswordChange(who, target);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        return null;
+    }
+
+    @Override
+    protected String checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().checkPasswordChange(who, target);
+    }
+
+    @Override
+    protected Result prepare(Backend backend) {
+        if (server.backends().isConfigBackend(backend)) {
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM, "Root user passwords are changed in config.ldif");
         }
         byte[] givenNew = request.getNewPassword();
-        ByteString newPassword = givenNew != null && givenNew.length > 0 ? ByteString.wrap(givenNew) : generate();
-        ByteString oldPassword = request.getOldPassword() == null ? null : ByteString.wrap(request.getOldPassword());
-        try {
-            Backend backend = WriteSupport.backendFor(server.backends(), target);
-            if (server.backends().isConfigBackend(backend)) {
-                return errorResult(ResultCode.UNWILLING_TO_PERFORM,
-                        "Root user passwords are changed in config.ldif");
-            }
-            ByteString stored = server.passwordSchemes().encode(newPassword);
-            Result pre = preOperation();
-            if (pre != null) {
-                return pre;
-            }
-            changed(backend.modifyEntry(target, current -> {
-                if (oldPassword != null && !matchesAny(current, oldPassword)) {
-                    throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
-                }
-                Entry updated = new LinkedHashMapEntry(current);
-                updated.replaceAttribute(new LinkedAttribute(
-                        AttributeDescription.valueOf("userPassword", server.schema()), stored));
-                WriteSupport.stampModified(updated, who, server.schema());
-                return updated;
-            }));
-            server.writeEpoch().advance();
-        } catch (BackendException e) {
-            // A user naming an entry that does not exist learns no more than with a wrong old password.
-            return errorResult(e.resultCode(), e.getMessage());
+        ByteString newPassword;
+        if (givenNew != null && givenNew.length > 0) {
+            newPassword = ByteString.wrap(givenNew);
+        } else {
+            generated = generate();
+            newPassword = generated;
         }
+        stored = server.passwordSchemes().encode(newPassword);
+        return null;
+    }
+
+    @Override
+    protected EntryChange write(Backend backend) throws BackendException {
+        ByteString oldPassword = request.getOldPassword() == null ? null : ByteString.wrap(request.getOldPassword());
+        // A user naming an entry that does not exist learns no more than with a wrong old password.
+        return backend.modifyEntry(target, current -> {
+            if (oldPassword != null && !matchesAny(current, oldPassword)) {
+                throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
+            }
+            Entry updated = new LinkedHashMapEntry(current);
+            updated.replaceAttribute(new LinkedAttribute(
+                    AttributeDescription.valueOf("userPassword", server.schema()), stored));
+            stampModified(updated);
+            return updated;
+        });
+    }
+
+    @Override
+    protected Result success() {
         PasswordModifyExtendedResult result = Responses.newPasswordModifyExtendedResult(ResultCode.SUCCESS);
-        if (givenNew == null || givenNew.length == 0) {
-            result.setGeneratedPassword(newPassword.toByteArray());
+        if (generated != null) {
+            result.setGeneratedPassword(generated.toByteArray());
         }
         return result;
     }

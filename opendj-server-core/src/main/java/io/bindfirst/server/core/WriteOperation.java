@@ -1,0 +1,134 @@
+package io.bindfirst.server.core;
+
+import java.util.UUID;
+
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.GeneralizedTime;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.responses.Responses;
+import org.forgerock.opendj.ldap.responses.Result;
+
+import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.core.write.WriteException;
+import io.bindfirst.server.pwd.PasswordValues;
+
+/**
+ * The one path every write takes (add, delete, modify, modify DN, Password Modify), in this order:
+ * <ol>
+ * <li>{@link #checkRequest()}: what the request alone can tell (the root DSE cannot be added, ...);</li>
+ * <li>{@link #checkAccess}: whether the requester may do it ({@code insufficientAccessRights});</li>
+ * <li>the backend that holds the target ({@code noSuchObject} if none);</li>
+ * <li>{@link #prepare}: what is done before the transaction (build the entry, hash new passwords: a
+ * backend may retry an update, and a retry must store the same values);</li>
+ * <li>pre-operation plugins;</li>
+ * <li>{@link #write}: one backend transaction;</li>
+ * <li>{@link io.bindfirst.server.auth.WriteEpoch#advance()}, then the change recorded for the plugins, then
+ * the result.</li>
+ * </ol>
+ * The epoch step is why this is a template: a bind that read its entry before a write committed finds out
+ * from the epoch that it must look again, and the write's post-response plugin finds every connection that
+ * registered before the advance (docs/ARCHITECTURE.md, the registry). A write that skipped it could leave a
+ * connection bound to an entry that it deleted, renamed or disabled; here no write can skip it.
+ */
+abstract class WriteOperation extends Operation {
+
+    protected WriteOperation(ServerContext server, Session connection, int messageId) {
+        super(server, connection, messageId);
+    }
+
+    @Override
+    protected final Result execute() {
+        try {
+            Result refused = checkRequest();
+            if (refused != null) {
+                return refused;
+            }
+            String denied = checkAccess(requester());
+            if (denied != null) {
+                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+            }
+            Backend backend = backendFor(targetDN());
+            refused = prepare(backend);
+            if (refused != null) {
+                return refused;
+            }
+            Result pre = preOperation();
+            if (pre != null) {
+                return pre;
+            }
+            EntryChange change = write(backend);
+            server.writeEpoch().advance();
+            changed(change);
+            return success();
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        } catch (WriteException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        } catch (PasswordValues.Refused e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+    }
+
+    /** A refusal that the request alone justifies, or {@code null}; runs first. Sets what {@link #targetDN()} needs. */
+    protected Result checkRequest() {
+        return null;
+    }
+
+    /** Why {@code who} may not make this write (the message of {@code insufficientAccessRights}), or {@code null}. */
+    protected abstract String checkAccess(AuthenticationInfo who);
+
+    /** Work before the transaction, in the target's backend: a refusal, or {@code null} to go on. */
+    protected Result prepare(Backend backend) throws BackendException, WriteException, PasswordValues.Refused {
+        return null;
+    }
+
+    /** The write itself, one backend transaction: the entry before and after it. */
+    protected abstract EntryChange write(Backend backend) throws BackendException;
+
+    /** The result of a write that committed. */
+    protected Result success() {
+        return Responses.newResult(ResultCode.SUCCESS);
+    }
+
+    private Backend backendFor(DN dn) throws BackendException {
+        Backend b = server.backends().backendFor(dn);
+        if (b == null) {
+            throw new BackendException(ResultCode.NO_SUCH_OBJECT,
+                    "The entry " + dn + " is not in any naming context of this server");
+        }
+        return b;
+    }
+
+    /** Sets {@code modifiersName} and {@code modifyTimestamp} (RFC 4512 3.4) on an entry being written. */
+    protected final void stampModified(Entry e) {
+        replace(e, "modifiersName", nameOf(requester()));
+        replace(e, "modifyTimestamp", GeneralizedTime.currentTime().toString());
+    }
+
+    /** Sets {@code creatorsName}, {@code createTimestamp} and {@code entryUUID} on a new entry. */
+    protected final void stampCreated(Entry e) {
+        replace(e, "creatorsName", nameOf(requester()));
+        replace(e, "createTimestamp", GeneralizedTime.currentTime().toString());
+        replace(e, "entryUUID", UUID.randomUUID().toString());
+    }
+
+    /** A schema or modification failure as a backend update function must report it. */
+    protected static BackendException toBackend(WriteException e) {
+        return new BackendException(e.resultCode(), e.getMessage());
+    }
+
+    private static String nameOf(AuthenticationInfo who) {
+        return who.isAnonymous() ? "" : who.authenticationDN().toString();
+    }
+
+    private void replace(Entry e, String name, String value) {
+        e.replaceAttribute(new LinkedAttribute(AttributeDescription.valueOf(name, server.schema()), value));
+    }
+}
