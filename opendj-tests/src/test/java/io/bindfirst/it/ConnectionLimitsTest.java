@@ -17,10 +17,9 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 
 /**
- * The connection limits of {@code config.ldif}, each set there (by editing the file's text, so the setting's
- * name and parsing are tested too) and shown working on a real server: maximum connections and maximum
- * request size; and the notice every connection gets when the server stops. The idle time limit has
- * {@link IdleTimeLimitTest}.
+ * The connection limits, shown working on a real server: maximum connections and maximum request size; and
+ * the notice every connection gets when the server stops. The idle time limit has {@link IdleTimeLimitTest};
+ * how config.ldif names and parses these settings, {@code ConfigLoaderTest}.
  */
 public class ConnectionLimitsTest {
     private static final int MAX_CONNECTIONS = 5;
@@ -28,10 +27,9 @@ public class ConnectionLimitsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(20, c -> c, ldif -> ldif
-                .replace("ds-cfg-max-allowed-client-connections: 16384",
-                        "ds-cfg-max-allowed-client-connections: " + MAX_CONNECTIONS)
-                .replace("ds-cfg-max-request-size: 5242880", "ds-cfg-max-request-size: 2048"));
+        server = TestServer.start(20, c -> c.withListener(c.listener()
+                .withMaxConnections(MAX_CONNECTIONS)
+                .withMaxRequestBytes(2048)));
     }
 
     @AfterClass(alwaysRun = true)

@@ -15,7 +15,7 @@ import com.unboundid.ldap.protocol.LDAPMessage;
 /**
  * Operations in flight on one connection, on JE slowed to 20 ms per candidate
  * ({@link SlowSearchBackendProvider}: an unindexed search over 50 entries takes about a second):
- * the per-connection limit on outstanding operations (set to 2 in config.ldif's text), unbind with
+ * the per-connection limit on outstanding operations (set to 2), unbind with
  * operations in flight and abandon of what is not in flight (RFC 4511 4.3, 4.11).
  */
 public class InFlightOperationsTest {
@@ -24,10 +24,10 @@ public class InFlightOperationsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(USERS, c -> c, ldif -> ldif
-                .replace("ds-cfg-max-concurrent-ops-per-connection: 100", "ds-cfg-max-concurrent-ops-per-connection: 2")
-                .replace("ds-cfg-num-worker-threads: 0", "ds-cfg-num-worker-threads: 6")
-                .replace("ds-cfg-backend-type: je", "ds-cfg-backend-type: slow-je"));
+        server = TestServer.start(USERS, c -> c
+                .withListener(c.listener().withMaxConcurrentOpsPerConnection(2))
+                .withWorkQueue(c.workQueue().withWorkerThreads(6))
+                .withBackendType("userRoot", SlowSearchBackendProvider.TYPE));
     }
 
     @AfterClass(alwaysRun = true)

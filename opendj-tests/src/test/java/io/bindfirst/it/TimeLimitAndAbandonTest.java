@@ -34,8 +34,8 @@ public class TimeLimitAndAbandonTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(USERS, c -> c.withLimits(new ServerConfig.Limits(0, 1, 0)),
-                ldif -> ldif.replace("ds-cfg-backend-type: je", "ds-cfg-backend-type: slow-je"));
+        server = TestServer.start(USERS, c -> c.withLimits(new ServerConfig.Limits(0, 1, 0))
+                .withBackendType("userRoot", SlowSearchBackendProvider.TYPE));
     }
 
     @AfterClass(alwaysRun = true)
