@@ -3,9 +3,9 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -15,6 +15,8 @@ import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
+
+import io.bindfirst.server.testsupport.Poll;
 
 /**
  * The connection limits, shown working on a real server: maximum connections and maximum request size; and
@@ -101,11 +103,8 @@ public class ConnectionLimitsTest {
         }
     }
 
-    private void awaitOpenConnections(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.server().clientConnections().size() != n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(server.server().clientConnections().size(), n, "open connections");
+    private void awaitOpenConnections(int n) throws Exception {
+        Poll.until(n + " open connections", Duration.ofSeconds(10),
+                () -> server.server().clientConnections().size(), open -> open == n);
     }
 }

@@ -3,6 +3,7 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.testng.annotations.AfterClass;
@@ -11,6 +12,8 @@ import org.testng.annotations.Test;
 
 import com.unboundid.ldap.protocol.AbandonRequestProtocolOp;
 import com.unboundid.ldap.protocol.LDAPMessage;
+
+import io.bindfirst.server.testsupport.Poll;
 
 /**
  * Operations in flight on one connection, on JE slowed to 20 ms per candidate
@@ -68,11 +71,8 @@ public class InFlightOperationsTest {
             assertEquals(SlowSearchBackendProvider.STOPPED.get(), 1, "searches stopped by the unbind");
             assertTrue(ms < 900, "the searches ran on for " + ms + " ms after the unbind");
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.server().context().authenticatedUsers().size() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertEquals(server.server().context().authenticatedUsers().size(), 0, "registry after unbind");
+        Poll.until("an empty registry after the unbind", Duration.ofSeconds(10),
+                () -> server.server().context().authenticatedUsers().size(), n -> n == 0);
     }
 
     @Test(timeOut = 60_000)
@@ -96,11 +96,8 @@ public class InFlightOperationsTest {
         return c;
     }
 
-    private static void awaitActiveSearches(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (SlowSearchBackendProvider.ACTIVE.get() != n && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertEquals(SlowSearchBackendProvider.ACTIVE.get(), n, "searches running");
+    private static void awaitActiveSearches(int n) throws Exception {
+        Poll.until(n + " searches running", Duration.ofSeconds(10), SlowSearchBackendProvider.ACTIVE::get,
+                running -> running == n);
     }
 }
