@@ -5,6 +5,9 @@ import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
+import java.time.Duration;
+import java.util.Objects;
+
 import org.forgerock.opendj.ldap.DN;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -26,14 +29,15 @@ import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BoundConnection;
+import io.bindfirst.server.testsupport.Poll;
 
 /**
  * The directory changes under live authenticated connections, and every connection's identity stays
- * true: the end-to-end demonstration of issue #3.
+ * true: a modify, delete or rename of an entry reaches every connection bound as it, end to end.
  */
 public class AuthenticatedUsersTest {
     /** Post-response runs just after the response is sent: allow it this long, never more. */
-    private static final long SETTLE_MS = 1_000;
+    private static final Duration SETTLE = Duration.ofSeconds(1);
     private TestServer server;
     private LDAPConnection root;
 
@@ -63,11 +67,8 @@ public class AuthenticatedUsersTest {
                 new Attribute("userPassword", password));
     }
 
-    private static void awaitDisconnect(LDAPConnection c) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + SETTLE_MS;
-        while (c.isConnected() && System.currentTimeMillis() < deadline) {
-            Thread.sleep(5);
-        }
+    private static void awaitDisconnect(LDAPConnection c) throws Exception {
+        Poll.until("the server to close the connection", SETTLE, () -> !c.isConnected());
     }
 
     /** The issue's demonstration: A bound as user.7; B renames it, then deletes it. */
@@ -79,13 +80,7 @@ public class AuthenticatedUsersTest {
             assertEquals(whoAmI(a), "dn:" + user7);
             root.modifyDN(user7, "uid=user.7b", true);
             // Right after the rename's response (post-response may still be finishing: a short bound).
-            long deadline = System.currentTimeMillis() + SETTLE_MS;
-            String who = whoAmI(a);
-            while (!who.equals("dn:" + user7b) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(5);
-                who = whoAmI(a);
-            }
-            assertEquals(who, "dn:" + user7b);
+            Poll.until("WhoAmI to give the renamed DN", SETTLE, () -> whoAmI(a), ("dn:" + user7b)::equals);
             assertEquals(registry().registrations(DN.valueOf(user7)), 0);
             assertEquals(registry().connectionsOf(DN.valueOf(user7b)).size(), 1);
 
@@ -125,11 +120,7 @@ public class AuthenticatedUsersTest {
         try (LDAPConnection d1 = server.bindAs("uid=d1,ou=Dept,dc=example,dc=com", "pw-d1-x")) {
             root.modifyDN("ou=Dept,dc=example,dc=com", "ou=Division", true);
             String want = "dn:uid=d1,ou=Division,dc=example,dc=com";
-            long deadline = System.currentTimeMillis() + SETTLE_MS;
-            while (!whoAmI(d1).equals(want) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(5);
-            }
-            assertEquals(whoAmI(d1), want);
+            Poll.until("WhoAmI to give the DN under the renamed ancestor", SETTLE, () -> whoAmI(d1), want::equals);
             // And the connection is now known under the new DN: deleting it disconnects.
             root.delete("uid=d1,ou=Division,dc=example,dc=com");
             awaitDisconnect(d1);
@@ -158,18 +149,17 @@ public class AuthenticatedUsersTest {
         try (LDAPConnection c = server.bindAs(dn, "password")) {
             assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1*)", "1.1").getEntryCount(), 11);
             root.modify(dn, new Modification(ModificationType.REPLACE, "ds-rlim-size-limit", "3"));
-            long deadline = System.currentTimeMillis() + SETTLE_MS;
-            ResultCode rc = ResultCode.SUCCESS;
-            while (rc == ResultCode.SUCCESS && System.currentTimeMillis() < deadline) {
-                try {
-                    c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1*)", "1.1");
-                    Thread.sleep(5);
-                } catch (LDAPSearchException e) {
-                    rc = e.getResultCode();
-                    assertEquals(e.getEntryCount(), 3);
-                }
-            }
-            assertEquals(rc, ResultCode.SIZE_LIMIT_EXCEEDED);
+            LDAPSearchException limited = Poll.until("a search of the bound connection stopped by its new limit",
+                    SETTLE, () -> {
+                        try {
+                            c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1*)", "1.1");
+                            return null;
+                        } catch (LDAPSearchException e) {
+                            return e;
+                        }
+                    }, Objects::nonNull);
+            assertEquals(limited.getResultCode(), ResultCode.SIZE_LIMIT_EXCEEDED);
+            assertEquals(limited.getEntryCount(), 3);
             assertEquals(whoAmI(c), "dn:" + dn);
         } finally {
             root.modify(dn, new Modification(ModificationType.DELETE, "ds-rlim-size-limit"));
@@ -218,12 +208,8 @@ public class AuthenticatedUsersTest {
         for (LDAPConnection c : cs) {
             c.close();
         }
-        long deadline = System.currentTimeMillis() + 5_000;
         // Only the class's root connection stays registered.
-        while (registry().size() > 1 && System.currentTimeMillis() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(registry().size(), 1);
+        Poll.until("only the root connection registered", Duration.ofSeconds(5), () -> registry().size(), n -> n == 1);
         assertEquals(registry().connectionsOf(DN.valueOf("cn=Directory Manager,cn=Root DNs,cn=config")).size(), 1);
     }
 }

@@ -32,12 +32,10 @@ public class BackPressureTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(100, c -> c, ldif -> ldif
-                .replace("ds-cfg-num-worker-threads: 0", "ds-cfg-num-worker-threads: " + WORKERS)
-                .replace("ds-cfg-max-work-queue-capacity: 10000", "ds-cfg-max-work-queue-capacity: " + CAPACITY)
-                .replace("ds-cfg-num-request-handlers: 0", "ds-cfg-num-request-handlers: " + SELECTORS)
-                .replace("ds-cfg-max-concurrent-ops-per-connection: 100",
-                        "ds-cfg-max-concurrent-ops-per-connection: " + PIPELINED));
+        server = TestServer.start(100, c -> c
+                .withWorkQueue(c.workQueue().withWorkerThreads(WORKERS).withCapacity(CAPACITY))
+                .withListener(c.listener().withSelectorThreads(SELECTORS)
+                        .withMaxConcurrentOpsPerConnection(PIPELINED)));
     }
 
     @AfterClass(alwaysRun = true)

@@ -3,6 +3,7 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,17 +22,18 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 
-import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.auth.BoundConnection;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.testsupport.Poll;
 
 /**
- * Hunts the race of issue #3: a bind running at the same moment as the delete or rename of its own
+ * Hunts the race that WriteEpoch closes: a bind running at the same moment as the delete or rename of its own
  * entry must never leave the connection authenticated as a DN that no longer exists. Runs for a bounded
  * time ({@code -Drace.seconds}, default 8) on the real server, thousands of interleavings, and counts
  * stale authentications seen by the client (WhoAmI) and by the server (the registry).
  */
 public class BindRaceStressTest {
-    private static final long SETTLE_MS = 1_000;
+    private static final Duration SETTLE = Duration.ofSeconds(1);
     /** Connections binding as the entry at the moment it is deleted or renamed: more chances per write. */
     private static final int BINDERS = 4;
     private static final int MIN_INTERLEAVINGS = 1_000;
@@ -142,26 +144,17 @@ public class BindRaceStressTest {
     }
 
     /** Whether the connection still answers WhoAmI with the gone DN after the settle bound. */
-    private static boolean isStale(LDAPConnection c, String goneAuthzId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + SETTLE_MS;
-        while (true) {
+    private static boolean isStale(LDAPConnection c, String goneAuthzId) throws Exception {
+        return !Poll.within(SETTLE, () -> {
             if (!c.isConnected()) {
-                return false;
-            }
-            try {
-                if (!goneAuthzId.equals(AuthenticatedUsersTest.whoAmI(c))) {
-                    return false;
-                }
-            } catch (LDAPException e) {
-                if (e.getResultCode() == ResultCode.SERVER_DOWN) {
-                    return false;
-                }
-            }
-            if (System.currentTimeMillis() > deadline) {
                 return true;
             }
-            Thread.sleep(5);
-        }
+            try {
+                return !goneAuthzId.equals(AuthenticatedUsersTest.whoAmI(c));
+            } catch (LDAPException e) {
+                return e.getResultCode() == ResultCode.SERVER_DOWN;
+            }
+        });
     }
 
     private static int staleRegistrations(TestServer server) throws Exception {

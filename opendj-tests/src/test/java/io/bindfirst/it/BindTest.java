@@ -5,6 +5,8 @@ import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
+import java.time.Duration;
+
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -19,6 +21,8 @@ import com.unboundid.ldap.sdk.controls.AuthorizationIdentityRequestControl;
 import com.unboundid.ldap.sdk.controls.AuthorizationIdentityResponseControl;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
+
+import io.bindfirst.server.testsupport.Poll;
 
 /** Simple bind as RFC 4511 4.2 and RFC 4513 5.1 describe it, against the real server. */
 public class BindTest {
@@ -125,11 +129,7 @@ public class BindTest {
         }
         // Closing deregisters (not just leaves the snapshots, which show open connections only); the close
         // event arrives asynchronously.
-        long deadline = System.currentTimeMillis() + 5_000;
-        while (users.registrations(u4) > 0 && System.currentTimeMillis() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(users.registrations(u4), 0);
+        Poll.until("no registration left for " + u4, Duration.ofSeconds(5), () -> users.registrations(u4) == 0);
     }
 
     @Test

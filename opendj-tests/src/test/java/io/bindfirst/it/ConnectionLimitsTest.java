@@ -3,9 +3,9 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -16,11 +16,12 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 
+import io.bindfirst.server.testsupport.Poll;
+
 /**
- * The connection limits of {@code config.ldif}, each set there (by editing the file's text, so the setting's
- * name and parsing are tested too) and shown working on a real server: maximum connections and maximum
- * request size; and the notice every connection gets when the server stops. The idle time limit has
- * {@link IdleTimeLimitTest}.
+ * The connection limits, shown working on a real server: maximum connections and maximum request size; and
+ * the notice every connection gets when the server stops. The idle time limit has {@link IdleTimeLimitTest};
+ * how config.ldif names and parses these settings, {@code ConfigLoaderTest}.
  */
 public class ConnectionLimitsTest {
     private static final int MAX_CONNECTIONS = 5;
@@ -28,10 +29,9 @@ public class ConnectionLimitsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(20, c -> c, ldif -> ldif
-                .replace("ds-cfg-max-allowed-client-connections: 16384",
-                        "ds-cfg-max-allowed-client-connections: " + MAX_CONNECTIONS)
-                .replace("ds-cfg-max-request-size: 5242880", "ds-cfg-max-request-size: 2048"));
+        server = TestServer.start(20, c -> c.withListener(c.listener()
+                .withMaxConnections(MAX_CONNECTIONS)
+                .withMaxRequestBytes(2048)));
     }
 
     @AfterClass(alwaysRun = true)
@@ -103,11 +103,8 @@ public class ConnectionLimitsTest {
         }
     }
 
-    private void awaitOpenConnections(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.server().clientConnections().size() != n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(server.server().clientConnections().size(), n, "open connections");
+    private void awaitOpenConnections(int n) throws Exception {
+        Poll.until(n + " open connections", Duration.ofSeconds(10),
+                () -> server.server().clientConnections().size(), open -> open == n);
     }
 }

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.bindfirst.server.testsupport.ConfigText;
+
 /**
  * The server as a child JVM ({@code io.bindfirst.server.Launcher}, this JVM's class path), on a fresh
  * instance folder made like {@link TestServer}'s: the repository's {@code config/} copied into a temp dir,
@@ -26,7 +28,6 @@ import java.util.regex.Pattern;
  */
 final class ForkedServer implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on ldap://127\\.0\\.0\\.1:(\\d+)");
-    private static final Pattern SAMPLE_ENTRIES = Pattern.compile("(?m)^ds-cfg-sample-entries:.*$");
     /** Enough to create 10,000 users on a loaded machine; the 1,000-user start takes about 2 s. */
     private static final long START_TIMEOUT_S = 180;
     private static final int KEPT_LINES = 50;
@@ -52,11 +53,8 @@ final class ForkedServer implements AutoCloseable {
         try {
             TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
             Path ldif = instance.resolve("config/config.ldif");
-            String config = Files.readString(ldif);
-            if (!SAMPLE_ENTRIES.matcher(config).find()) {
-                throw new IllegalStateException("no ds-cfg-sample-entries line in " + ldif);
-            }
-            Files.writeString(ldif, SAMPLE_ENTRIES.matcher(config).replaceFirst("ds-cfg-sample-entries: " + users));
+            ConfigText.read(ldif).set("ds-cfg-backend-id=userRoot,cn=Backends,cn=config", "ds-cfg-sample-entries",
+                    Integer.toString(users)).write(ldif);
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOpts);

@@ -12,8 +12,10 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.ResultCode;
 
+import io.bindfirst.server.config.ServerConfig;
+
 /**
- * {@code ds-cfg-idle-time-limit} (set to 1 s in config.ldif's text): a connection with no request and no
+ * The idle time limit ({@code ds-cfg-idle-time-limit}, set to 1 s): a connection with no request and no
  * operation in progress for longer gets a notice of disconnection and is closed; one that keeps sending is
  * not; and one whose operation runs longer than the limit is not cut off (the limit is on idleness, not on
  * work; OpenDJ's issue #697 was a limit that did nothing at all). The backend is JE slowed to 20 ms per
@@ -25,11 +27,10 @@ public class IdleTimeLimitTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(USERS, c -> c, ldif -> ldif
-                .replace("ds-cfg-idle-time-limit: 0", "ds-cfg-idle-time-limit: 1")
-                .replace("ds-cfg-time-limit: 60", "ds-cfg-time-limit: 0")
-                .replace("ds-cfg-lookthrough-limit: 5000", "ds-cfg-lookthrough-limit: 0")
-                .replace("ds-cfg-backend-type: je", "ds-cfg-backend-type: slow-je"));
+        // No search limits: only the idle limit could end anything here.
+        server = TestServer.start(USERS, c -> c
+                .withLimits(new ServerConfig.Limits(0, 0, 0, 1))
+                .withBackendType("userRoot", SlowSearchBackendProvider.TYPE));
     }
 
     @AfterClass(alwaysRun = true)

@@ -3,6 +3,7 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.testng.annotations.AfterClass;
@@ -12,10 +13,12 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.protocol.AbandonRequestProtocolOp;
 import com.unboundid.ldap.protocol.LDAPMessage;
 
+import io.bindfirst.server.testsupport.Poll;
+
 /**
  * Operations in flight on one connection, on JE slowed to 20 ms per candidate
  * ({@link SlowSearchBackendProvider}: an unindexed search over 50 entries takes about a second):
- * the per-connection limit on outstanding operations (set to 2 in config.ldif's text), unbind with
+ * the per-connection limit on outstanding operations (set to 2), unbind with
  * operations in flight and abandon of what is not in flight (RFC 4511 4.3, 4.11).
  */
 public class InFlightOperationsTest {
@@ -24,10 +27,10 @@ public class InFlightOperationsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(USERS, c -> c, ldif -> ldif
-                .replace("ds-cfg-max-concurrent-ops-per-connection: 100", "ds-cfg-max-concurrent-ops-per-connection: 2")
-                .replace("ds-cfg-num-worker-threads: 0", "ds-cfg-num-worker-threads: 6")
-                .replace("ds-cfg-backend-type: je", "ds-cfg-backend-type: slow-je"));
+        server = TestServer.start(USERS, c -> c
+                .withListener(c.listener().withMaxConcurrentOpsPerConnection(2))
+                .withWorkQueue(c.workQueue().withWorkerThreads(6))
+                .withBackendType("userRoot", SlowSearchBackendProvider.TYPE));
     }
 
     @AfterClass(alwaysRun = true)
@@ -68,11 +71,8 @@ public class InFlightOperationsTest {
             assertEquals(SlowSearchBackendProvider.STOPPED.get(), 1, "searches stopped by the unbind");
             assertTrue(ms < 900, "the searches ran on for " + ms + " ms after the unbind");
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.server().context().authenticatedUsers().size() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertEquals(server.server().context().authenticatedUsers().size(), 0, "registry after unbind");
+        Poll.until("an empty registry after the unbind", Duration.ofSeconds(10),
+                () -> server.server().context().authenticatedUsers().size(), n -> n == 0);
     }
 
     @Test(timeOut = 60_000)
@@ -96,11 +96,8 @@ public class InFlightOperationsTest {
         return c;
     }
 
-    private static void awaitActiveSearches(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (SlowSearchBackendProvider.ACTIVE.get() != n && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertEquals(SlowSearchBackendProvider.ACTIVE.get(), n, "searches running");
+    private static void awaitActiveSearches(int n) throws Exception {
+        Poll.until(n + " searches running", Duration.ofSeconds(10), SlowSearchBackendProvider.ACTIVE::get,
+                running -> running == n);
     }
 }

@@ -24,12 +24,15 @@ import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 
+import io.bindfirst.server.testsupport.ConfigText;
+
 /**
  * Every acknowledged write survives {@code kill -9}: the server runs in a child JVM, four clients add
  * entries as fast as they can, the server is killed with SIGKILL in the middle of the load, restarted on
  * the same database, and every entry whose add was answered SUCCESS must be there.
  */
 public class KillDurabilityTest {
+    private static final String USER_ROOT = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
     private static final Pattern LISTENING = Pattern.compile("listening on ldap://127\\.0\\.0\\.1:(\\d+)");
 
     private record Child(Process process, int port) {
@@ -68,8 +71,8 @@ public class KillDurabilityTest {
         try {
             TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
             Path ldif = instance.resolve("config/config.ldif");
-            Files.writeString(ldif, Files.readString(ldif).replace("ds-cfg-sample-entries: 10000",
-                    "ds-cfg-sample-entries: 10"));
+            // The server runs in a child JVM, so it is configured through the file.
+            ConfigText.read(ldif).set(USER_ROOT, "ds-cfg-sample-entries", "10").write(ldif);
             Child first = startChild(instance);
             Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
             AtomicBoolean stop = new AtomicBoolean();

@@ -21,7 +21,7 @@ public class SearchLimitsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(300, c -> c.withLimits(new ServerConfig.Limits(1000, 60, 100)), null);
+        server = TestServer.start(300, c -> c.withLimits(new ServerConfig.Limits(1000, 60, 100)));
     }
 
     @AfterClass(alwaysRun = true)

@@ -15,9 +15,13 @@ import java.util.concurrent.TimeUnit;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.DN;
 import org.testng.annotations.Test;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
+
+import io.bindfirst.server.config.ServerConfig;
 
 /**
  * Operations run on the worker pool, not on the selector threads: while one connection's bind takes
@@ -41,9 +45,9 @@ public class SlowOperationIsolationTest {
     @Test(timeOut = 120_000)
     public void cheapBindsAreAnsweredWhileAnExpensiveOneRuns() throws Exception {
         String slowPassword = pbkdf2("slow-secret", 3_000_000);
-        String rootEntry = "\ndn: " + SLOW_ROOT + "\nobjectClass: top\nobjectClass: person\n"
-                + "objectClass: ds-cfg-root-dn-user\ncn: Slow Root\nsn: Slow Root\nuserPassword: " + slowPassword + "\n";
-        try (TestServer server = TestServer.start(50, c -> c, ldif -> ldif + rootEntry);
+        ServerConfig.RootUser slowRoot = new ServerConfig.RootUser(DN.valueOf(SLOW_ROOT), List.of(),
+                List.of(ByteString.valueOfUtf8(slowPassword)));
+        try (TestServer server = TestServer.start(50, c -> c.withRootUser(slowRoot));
              LDAPConnection slow = server.connect()) {
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {

@@ -24,6 +24,7 @@ import io.bindfirst.server.backend.EntryVisitor;
  * {@value #DELAY_MS} ms, so that time limits and abandon can be seen working on a small data set.
  */
 public final class SlowSearchBackendProvider implements BackendProvider {
+    static final String TYPE = "slow-je";
     static final long DELAY_MS = 20;
     /** Searches running now, and the most at once since the last {@link #resetCounters()}. */
     static final AtomicInteger ACTIVE = new AtomicInteger();
@@ -38,7 +39,7 @@ public final class SlowSearchBackendProvider implements BackendProvider {
 
     @Override
     public String type() {
-        return "slow-je";
+        return TYPE;
     }
 
     @Override

@@ -12,17 +12,19 @@ import io.bindfirst.server.DirectoryServer;
 import io.bindfirst.server.ServerStartException;
 import io.bindfirst.server.config.ConfigLoader;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.testsupport.ConfigText;
 
-/** The server refuses unsafe or broken configurations before it listens, with a message to act on. */
+/**
+ * The server refuses unsafe or broken configurations before it listens, with a message to act on. The
+ * configurations are edited as config.ldif text, so that the messages are checked as a user would meet them.
+ */
 public class StartupSafetyTest {
 
     private static ServerConfig config(String from, String to) throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-startup-");
         TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
         Path ldif = instance.resolve("config/config.ldif");
-        String text = Files.readString(ldif);
-        assertTrue(text.contains(from), from);
-        Files.writeString(ldif, text.replace(from, to));
+        ConfigText.read(ldif).replace(from, to).write(ldif);
         return ConfigLoader.load(ldif, instance).withListenPort(0);
     }
 
@@ -45,7 +47,7 @@ public class StartupSafetyTest {
 
     @Test
     public void bindCeilingModeAnswersEveryBindWithoutChecking() throws Exception {
-        try (TestServer server = TestServer.start(5, c -> c.withBindCeiling(true), null);
+        try (TestServer server = TestServer.start(5, c -> c.withBindCeiling(true));
              com.unboundid.ldap.sdk.LDAPConnection c = server.connect()) {
             assertTrue(c.bind(TestServer.user(1), "not-the-password").getResultCode()
                     == com.unboundid.ldap.sdk.ResultCode.SUCCESS);

@@ -38,22 +38,17 @@ public final class TestServer implements AutoCloseable {
 
     /** A server with the shipped configuration and {@code users} sample users. */
     public static TestServer start(int users) throws Exception {
-        return start(users, UnaryOperator.identity(), null);
+        return start(users, UnaryOperator.identity());
     }
 
     /**
      * @param users sample users created on the first start
-     * @param tweak changes to the parsed configuration
-     * @param configEdit changes to the config.ldif text before it is parsed, or {@code null}
+     * @param tweak changes to the parsed configuration, through its typed {@code with...} methods: unlike an
+     *        edit of config.ldif's text, one cannot silently match nothing and leave the shipped default
      */
-    public static TestServer start(int users, UnaryOperator<ServerConfig> tweak,
-                                   UnaryOperator<String> configEdit) throws Exception {
+    public static TestServer start(int users, UnaryOperator<ServerConfig> tweak) throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-it-");
         copyTree(repoRoot().resolve("config"), instance.resolve("config"));
-        if (configEdit != null) {
-            Path ldif = instance.resolve("config/config.ldif");
-            Files.writeString(ldif, configEdit.apply(Files.readString(ldif)));
-        }
         TestServer ts = new TestServer(instance,
                 c -> tweak.apply(c.withListenPort(0).withSampleEntries(Map.of("userRoot", users))));
         ts.startServer();

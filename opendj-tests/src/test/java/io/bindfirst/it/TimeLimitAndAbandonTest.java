@@ -4,6 +4,7 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,6 +24,7 @@ import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.testsupport.Poll;
 
 /**
  * Time limits (RFC 4511 4.5.1.5) and abandon (4.11) on searches that take seconds: the backend is the
@@ -34,8 +36,8 @@ public class TimeLimitAndAbandonTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(USERS, c -> c.withLimits(new ServerConfig.Limits(0, 1, 0)),
-                ldif -> ldif.replace("ds-cfg-backend-type: je", "ds-cfg-backend-type: slow-je"));
+        server = TestServer.start(USERS, c -> c.withLimits(new ServerConfig.Limits(0, 1, 0))
+                .withBackendType("userRoot", SlowSearchBackendProvider.TYPE));
     }
 
     @AfterClass(alwaysRun = true)
@@ -92,10 +94,10 @@ public class TimeLimitAndAbandonTest {
             };
             AsyncRequestID id = root.asyncSearch(new SearchRequest(listener, TestServer.PEOPLE, SearchScope.ONE,
                     "(objectClass=person)", "1.1"));
-            Thread.sleep(500);
+            Poll.until("the search to return entries", Duration.ofSeconds(10), () -> entries.get() > 0);
             root.abandon(id);
             int atAbandon = entries.get();
-            Thread.sleep(1_000);
+            Thread.sleep(1_000); // the time for 50 more entries, had the search gone on
             // At most a few more arrive (already in flight), far from the 300 of a full walk.
             assertTrue(entries.get() < atAbandon + 10, "entries kept coming: " + atAbandon + " then " + entries.get());
             assertTrue(entries.get() < USERS);

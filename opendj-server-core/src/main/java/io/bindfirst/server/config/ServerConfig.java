@@ -1,6 +1,7 @@
 package io.bindfirst.server.config;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -84,6 +85,12 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
             return new Listener(address, port, backlog, maxRequestBytes, max,
                     maxConnections, selectorThreads, bindCeiling);
         }
+
+        /** @param threads the resolved count, at least 1 (0 = automatic exists only in config.ldif) */
+        public Listener withSelectorThreads(int threads) {
+            return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
+                    maxConnections, threads, bindCeiling);
+        }
     }
 
     /**
@@ -109,6 +116,16 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      */
     public record WorkQueue(int workerThreads, int capacity, int slowLaneThreads, int slowLaneCpuShare,
                             long slowLanePasswordWorkFactor) {
+
+        /** @param threads the resolved count, at least 1 (0 = automatic exists only in config.ldif) */
+        public WorkQueue withWorkerThreads(int threads) {
+            return new WorkQueue(threads, capacity, slowLaneThreads, slowLaneCpuShare, slowLanePasswordWorkFactor);
+        }
+
+        public WorkQueue withCapacity(int newCapacity) {
+            return new WorkQueue(workerThreads, newCapacity, slowLaneThreads, slowLaneCpuShare,
+                    slowLanePasswordWorkFactor);
+        }
     }
 
     public record Passwords(String defaultScheme, boolean allowClearText) {
@@ -152,5 +169,31 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withSampleEntries(Map<String, Integer> newSampleEntries) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
                 rootUsers, backends, newSampleEntries, plugins, accessLog, entries);
+    }
+
+    /** One more root user (not added to {@link #entries}, which mirror the file as read). */
+    public ServerConfig withRootUser(RootUser rootUser) {
+        List<RootUser> more = new ArrayList<>(rootUsers);
+        more.add(rootUser);
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+                more, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    /**
+     * The backend {@code backendId} opened by another {@link io.bindfirst.server.backend.BackendProvider}.
+     *
+     * @throws IllegalArgumentException if no backend has that id
+     */
+    public ServerConfig withBackendType(String backendId, String type) {
+        if (backends.stream().noneMatch(b -> b.id().equals(backendId))) {
+            throw new IllegalArgumentException("no backend " + backendId);
+        }
+        List<BackendConfig> changed = new ArrayList<>();
+        for (BackendConfig b : backends) {
+            changed.add(!b.id().equals(backendId) ? b : new BackendConfig(b.id(), type, b.baseDNs(),
+                    b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries()));
+        }
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+                rootUsers, changed, sampleEntries, plugins, accessLog, entries);
     }
 }

@@ -60,9 +60,4 @@ public final class PluginInvoker {
             }
         }
     }
-
-    /** Whether any plugin is called at this phase for this operation type (to skip building views). */
-    public boolean any(PluginPhase phase, OperationType type) {
-        return !table.get(phase).get(type).isEmpty();
-    }
 }

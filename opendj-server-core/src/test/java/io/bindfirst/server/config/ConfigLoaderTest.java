@@ -14,6 +14,7 @@ import org.forgerock.opendj.ldap.DN;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.testsupport.ConfigText;
 
 public class ConfigLoaderTest {
     private static final Path SHIPPED = locate();
@@ -29,11 +30,13 @@ public class ConfigLoaderTest {
     }
 
     private static ServerConfig loadEdited(String from, String to) throws Exception {
-        String text = Files.readString(SHIPPED);
-        assertTrue(text.contains(from), "the shipped config no longer contains: " + from);
+        return load(ConfigText.read(SHIPPED).replace(from, to));
+    }
+
+    private static ServerConfig load(ConfigText edited) throws Exception {
         Path dir = Files.createTempDirectory("config-test");
         Path file = dir.resolve("config.ldif");
-        Files.writeString(file, text.replace(from, to));
+        edited.write(file);
         return ConfigLoader.load(file, dir);
     }
 
@@ -59,6 +62,33 @@ public class ConfigLoaderTest {
         assertEquals(c.accessLog(), root.toAbsolutePath().resolve("logs/access"));
         assertTrue(c.workQueue().workerThreads() >= 4);
         assertFalse(c.entries().isEmpty());
+    }
+
+    /** The settings the integration tests set through the typed records: here, that the file's names reach them. */
+    @Test
+    public void limitsThreadsAndBackendTypeAreReadFromTheirEntries() throws Exception {
+        String handler = "cn=LDAP Connection Handler,cn=Connection Handlers,cn=config";
+        String workQueue = "cn=Work Queue,cn=config";
+        String userRoot = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
+        ServerConfig c = load(ConfigText.read(SHIPPED)
+                .set(handler, "ds-cfg-max-allowed-client-connections", "5")
+                .set(handler, "ds-cfg-max-request-size", "2048")
+                .set(handler, "ds-cfg-max-concurrent-ops-per-connection", "2")
+                .set(handler, "ds-cfg-num-request-handlers", "3")
+                .set(workQueue, "ds-cfg-num-worker-threads", "6")
+                .set(workQueue, "ds-cfg-max-work-queue-capacity", "4")
+                .set("cn=config", "ds-cfg-idle-time-limit", "7")
+                .set(userRoot, "ds-cfg-backend-type", "slow-je")
+                .set(userRoot, "ds-cfg-sample-entries", "10"));
+        assertEquals(c.listener().maxConnections(), 5);
+        assertEquals(c.listener().maxRequestBytes(), 2048);
+        assertEquals(c.listener().maxConcurrentOpsPerConnection(), 2);
+        assertEquals(c.listener().selectorThreads(), 3);
+        assertEquals(c.workQueue().workerThreads(), 6);
+        assertEquals(c.workQueue().capacity(), 4);
+        assertEquals(c.limits().idleTimeLimitSeconds(), 7);
+        assertEquals(c.backends().get(0).type(), "slow-je");
+        assertEquals(c.sampleEntries().get("userRoot"), Integer.valueOf(10));
     }
 
     @Test
@@ -131,13 +161,8 @@ public class ConfigLoaderTest {
     public void theAuthenticatedUsersPluginIsConfiguredAndCannotBeDisabled() throws Exception {
         ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
         assertEquals(c.plugins().get(0).className(), "io.bindfirst.server.auth.AuthenticatedUsersPlugin");
-        String text = Files.readString(SHIPPED);
-        int at = text.indexOf("dn: cn=Authenticated Users,cn=Plugins,cn=config");
-        Path dir = Files.createTempDirectory("config-test");
-        Files.writeString(dir.resolve("config.ldif"),
-                text.substring(0, at) + text.substring(at).replaceFirst("ds-cfg-enabled: true", "ds-cfg-enabled: false"));
-        ConfigException disabled = expectThrows(ConfigException.class,
-                () -> ConfigLoader.load(dir.resolve("config.ldif"), dir));
+        ConfigException disabled = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED)
+                .set("cn=Authenticated Users,cn=Plugins,cn=config", "ds-cfg-enabled", "false")));
         assertTrue(disabled.getMessage().contains("cn=Authenticated Users,cn=Plugins,cn=config: ds-cfg-enabled"),
                 disabled.getMessage());
         ConfigException missing = expectThrows(ConfigException.class, () -> loadEdited(
@@ -148,11 +173,7 @@ public class ConfigLoaderTest {
 
     @Test
     public void disabledAccessLog() throws Exception {
-        String text = Files.readString(SHIPPED);
-        int at = text.indexOf("dn: cn=File-Based Access Logger");
-        String edited = text.substring(0, at) + text.substring(at).replaceFirst("ds-cfg-enabled: true", "ds-cfg-enabled: false");
-        Path dir = Files.createTempDirectory("config-test");
-        Files.writeString(dir.resolve("config.ldif"), edited);
-        assertNull(ConfigLoader.load(dir.resolve("config.ldif"), dir).accessLog());
+        assertNull(load(ConfigText.read(SHIPPED)
+                .set("cn=File-Based Access Logger,cn=Loggers,cn=config", "ds-cfg-enabled", "false")).accessLog());
     }
 }

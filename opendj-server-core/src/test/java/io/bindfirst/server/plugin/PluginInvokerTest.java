@@ -2,7 +2,6 @@ package io.bindfirst.server.plugin;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
-import static org.testng.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -78,10 +77,10 @@ public class PluginInvokerTest {
             invoker.invokePost(PluginPhase.POST_OPERATION, o);
             invoker.invokePost(PluginPhase.POST_RESPONSE, o);
         }
+        // Every phase was invoked for every type: each plugin saw exactly its subscriptions, and a phase
+        // and type no one subscribed to (post-response of MODIFY, say) reached no plugin.
         assertEquals(deletes.calls, List.of("postResponse DELETE"));
         assertEquals(binds.calls, List.of("preOperation BIND", "postOperation BIND"));
-        assertTrue(invoker.any(PluginPhase.POST_RESPONSE, OperationType.DELETE));
-        assertFalse(invoker.any(PluginPhase.POST_RESPONSE, OperationType.MODIFY));
     }
 
     @Test

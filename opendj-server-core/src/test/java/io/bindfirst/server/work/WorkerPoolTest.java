@@ -4,11 +4,14 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.testng.annotations.Test;
+
+import io.bindfirst.server.testsupport.Poll;
 
 public class WorkerPoolTest {
 
@@ -41,10 +44,8 @@ public class WorkerPoolTest {
             assertFalse(pool.enqueue(ran::incrementAndGet), "past capacity + burst the queue must refuse, not grow");
             assertEquals(pool.mostPending(), 4);
             release.countDown();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((ran.get() < 4 || pool.saturated() || caughtUp.get() == 0) && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            Poll.until("the four operations run, the queue below capacity and the transport told to read again",
+                    Duration.ofSeconds(10), () -> ran.get() >= 4 && !pool.saturated() && caughtUp.get() > 0);
             assertEquals(ran.get(), 4);
             assertFalse(pool.saturated());
             assertTrue(caughtUp.get() > 0, "the transport must be told to read again");
