@@ -17,6 +17,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -49,9 +50,9 @@ public final class AddOperation extends Operation {
         if (dn.isRootDN()) {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The root DSE cannot be added");
         }
-        String denied = server.accessPolicy().checkAdd(requester(), dn);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        AccessDecision access = server.accessPolicy().mayAdd(requester(), dn);
+        if (!access.allowed()) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }
         try {
             Backend backend = WriteSupport.backendFor(server.backends(), dn);
@@ -97,7 +98,7 @@ public final class AddOperation extends Operation {
         List<Attribute> all = new java.util.ArrayList<>();
         entry.getAllAttributes().forEach(all::add);
         for (Attribute a : all) {
-            if (a.getAttributeDescription().getAttributeType().hasName("userPassword")) {
+            if (server.passwordAttribute().isPassword(a.getAttributeDescription())) {
                 LinkedAttribute stored = new LinkedAttribute(a.getAttributeDescription());
                 stored.addAll(new PasswordValues(server.passwordSchemes()).toStored(a, requester().root()));
                 entry.replaceAttribute(stored);

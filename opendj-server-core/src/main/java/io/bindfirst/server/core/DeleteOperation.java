@@ -11,6 +11,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -46,9 +47,9 @@ public final class DeleteOperation extends Operation {
     @Override
     protected Result execute() {
         DN dn = request.getName();
-        String denied = server.accessPolicy().checkDelete(requester(), dn);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        AccessDecision access = server.accessPolicy().mayDelete(requester(), dn);
+        if (!access.allowed()) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }
         try {
             Backend backend = WriteSupport.backendFor(server.backends(), dn);

@@ -17,6 +17,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.core.write.SchemaChecker;
@@ -53,9 +54,9 @@ public final class ModifyDNOperation extends Operation {
         }
         DN parent = request.getNewSuperior() != null ? request.getNewSuperior() : dn.parent();
         newDN = parent.child(request.getNewRDN());
-        String denied = server.accessPolicy().checkRename(requester(), dn);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        AccessDecision access = server.accessPolicy().mayRename(requester(), dn);
+        if (!access.allowed()) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }
         try {
             Backend backend = WriteSupport.backendFor(server.backends(), dn);

@@ -17,6 +17,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.core.write.Modifications;
@@ -49,9 +50,9 @@ public final class ModifyOperation extends Operation {
     protected Result execute() {
         DN dn = request.getName();
         List<Modification> mods = request.getModifications();
-        String denied = server.accessPolicy().checkModify(requester(), dn, mods);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        AccessDecision access = server.accessPolicy().mayModify(requester(), dn, mods);
+        if (!access.allowed()) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }
         try {
             Backend backend = WriteSupport.backendFor(server.backends(), dn);
@@ -80,8 +81,8 @@ public final class ModifyOperation extends Operation {
         }
     }
 
-    private static boolean isPassword(Modification m) {
-        return m.getAttribute().getAttributeDescription().getAttributeType().hasName("userPassword");
+    private boolean isPassword(Modification m) {
+        return server.passwordAttribute().isPassword(m.getAttribute().getAttributeDescription());
     }
 
     /** Values added or replaced in {@code userPassword} are stored hashed. */
@@ -109,13 +110,13 @@ public final class ModifyOperation extends Operation {
      */
     private List<Modification> resolvePasswordDeletes(Entry current, List<Modification> mods) {
         List<Modification> out = new ArrayList<>(mods.size());
-        PasswordValues values = new PasswordValues(server.passwordSchemes());
         for (Modification m : mods) {
             if (isPassword(m) && m.getModificationType() == ModificationType.DELETE && !m.getAttribute().isEmpty()) {
                 Attribute stored = current.getAttribute(m.getAttribute().getAttributeDescription());
                 LinkedAttribute resolved = new LinkedAttribute(m.getAttribute().getAttributeDescription());
                 for (ByteString clear : m.getAttribute()) {
-                    List<ByteString> matching = stored == null ? List.of() : values.storedMatching(stored, clear);
+                    List<ByteString> matching = stored == null ? List.of()
+                            : server.passwordAttribute().storedMatching(stored, clear);
                     // No match: keep the value as given, so the delete fails with noSuchAttribute.
                     resolved.addAll(matching.isEmpty() ? List.of(clear) : matching);
                 }

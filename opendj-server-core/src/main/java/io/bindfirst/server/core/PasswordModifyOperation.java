@@ -4,7 +4,6 @@ import java.security.SecureRandom;
 import java.util.List;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
-import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
@@ -21,11 +20,13 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.net.ClientConnection;
 import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.pwd.Pacer;
 
 /**
  * Password Modify (RFC 3062): a user changes their own password (the old one is checked when the request
@@ -71,9 +72,9 @@ public final class PasswordModifyOperation extends Operation {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM,
                     "Bind first, or name the user whose password to change");
         }
-        String denied = server.accessPolicy().checkPasswordChange(who, target);
-        if (denied != null) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+        AccessDecision access = server.accessPolicy().mayChangePassword(who, target);
+        if (!access.allowed()) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }
         byte[] givenNew = request.getNewPassword();
         ByteString newPassword = givenNew != null && givenNew.length > 0 ? ByteString.wrap(givenNew) : generate();
@@ -90,12 +91,11 @@ public final class PasswordModifyOperation extends Operation {
                 return pre;
             }
             changed(backend.modifyEntry(target, current -> {
-                if (oldPassword != null && !matchesAny(current, oldPassword)) {
+                if (oldPassword != null && !server.passwordAttribute().anyMatches(current, oldPassword, Pacer.NONE)) {
                     throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
                 }
                 Entry updated = new LinkedHashMapEntry(current);
-                updated.replaceAttribute(new LinkedAttribute(
-                        AttributeDescription.valueOf("userPassword", server.schema()), stored));
+                updated.replaceAttribute(new LinkedAttribute(server.passwordAttribute().description(), stored));
                 WriteSupport.stampModified(updated, who, server.schema());
                 return updated;
             }));
@@ -121,18 +121,6 @@ public final class PasswordModifyOperation extends Operation {
             id = id.substring(3);
         }
         return DN.valueOf(id, server.schema());
-    }
-
-    private boolean matchesAny(Entry entry, ByteString password) {
-        org.forgerock.opendj.ldap.Attribute stored = entry.getAttribute("userPassword");
-        if (stored == null) {
-            return false;
-        }
-        boolean ok = false;
-        for (ByteString v : stored) {
-            ok |= server.passwordSchemes().verify(password, v);
-        }
-        return ok;
     }
 
     private static ByteString generate() {
