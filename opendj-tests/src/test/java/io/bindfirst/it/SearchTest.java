@@ -281,7 +281,8 @@ public class SearchTest {
 
     @Test
     public void usersCannotProbePasswordsInsideNestedFilters() throws Exception {
-        for (String filter : new String[] {"(&(objectClass=*)(!(!(userPassword=*))))", "(|(cn=nobody)(userPassword=*))"}) {
+        for (String filter : new String[] {
+            "(&(objectClass=*)(!(!(userPassword=*))))", "(|(cn=nobody)(userPassword=*))"}) {
             assertEquals(anonymous.search(TestServer.user(1), SearchScope.BASE, filter).getEntryCount(), 0, filter);
         }
         assertEquals(root.search(TestServer.user(1), SearchScope.BASE, "(&(objectClass=*)(!(!(userPassword=*))))")

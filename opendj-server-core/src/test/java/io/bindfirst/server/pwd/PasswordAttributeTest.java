@@ -36,7 +36,8 @@ public class PasswordAttributeTest {
     }
 
     private static ByteString pbkdf2(int iterations, ByteString clear) {
-        return ByteString.valueOfUtf8("{PBKDF2-HMAC-SHA256}" + new Pbkdf2HmacSha256Scheme(iterations).encodeValue(clear));
+        return ByteString.valueOfUtf8(
+                "{PBKDF2-HMAC-SHA256}" + new Pbkdf2HmacSha256Scheme(iterations).encodeValue(clear));
     }
 
     private static Entry entryWith(String attribute, List<ByteString> values) {
@@ -67,7 +68,7 @@ public class PasswordAttributeTest {
     public void descriptionIsTheServerSchemasTypeWithoutOptions() {
         assertSame(PASSWORDS.type(), SCHEMA.getAttributeType("secretWord"));
         assertEquals(PASSWORDS.description(), described("userPassword", SCHEMA));
-        assertTrue(PASSWORDS.description().getOptions().iterator().hasNext() == false);
+        assertFalse(PASSWORDS.description().hasOptions());
         assertEquals(PasswordAttribute.description(Schema.getCoreSchema()).getAttributeType().getOID(),
                 PasswordAttribute.OID);
     }
