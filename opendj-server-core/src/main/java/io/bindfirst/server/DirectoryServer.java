@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 
-import io.bindfirst.server.access.AccessPolicy;
+import io.bindfirst.server.access.RootOnlyPolicy;
 import io.bindfirst.server.auth.AuthenticatedUsers;
-import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.BindAttributes;
+import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backend;
@@ -37,6 +37,7 @@ import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.net.LdapConnectionHandler;
 import io.bindfirst.server.plugin.Plugin;
 import io.bindfirst.server.plugin.PluginInvoker;
+import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.pwd.PasswordStorageScheme;
 import io.bindfirst.server.schema.SchemaLoadException;
@@ -86,8 +87,9 @@ public final class DirectoryServer implements AutoCloseable {
             throw new ServerStartException("cn=Password Storage Schemes,cn=config: "
                     + "ds-cfg-default-password-storage-scheme: " + e.getMessage(), e);
         }
-        RootUsers rootUsers = new RootUsers(config.rootUsers());
-        checkListenerIsSafe(config, rootUsers, schemes);
+        PasswordAttribute passwords = new PasswordAttribute(schema, schemes);
+        RootUsers rootUsers = new RootUsers(config.rootUsers(), passwords);
+        checkListenerIsSafe(config, rootUsers);
 
         List<Backend> opened = new ArrayList<>();
         AccessLog accessLog = AccessLog.DISABLED;
@@ -98,10 +100,10 @@ public final class DirectoryServer implements AutoCloseable {
             for (BackendConfig bc : config.backends()) {
                 Backend b = open(bc, schema);
                 opened.add(b);
-                createSampleData(b, config.sampleEntries().getOrDefault(bc.id(), 0), schema, schemes);
+                createSampleData(b, config.sampleEntries().getOrDefault(bc.id(), 0), schema, schemes, passwords);
             }
-            Backends backends = new Backends(opened,
-                    new ReadOnlyMemoryBackend(DN.valueOf("cn=config"), config.entries()));
+            DN configSuffix = DN.valueOf("cn=config");
+            Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()));
             if (config.accessLog() != null) {
                 accessLog = new FileAccessLog(config.accessLog(), 65_536);
             }
@@ -116,9 +118,9 @@ public final class DirectoryServer implements AutoCloseable {
             connections = new ClientConnections(l.maxConnections(), config.limits().idleTimeLimitSeconds());
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     new AuthenticatedUsers<>(BoundConnection::id, connections::byId), new WriteEpoch(),
-                    new AccessPolicy(), accessLog,
+                    new RootOnlyPolicy(passwords, configSuffix), accessLog,
                     new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
-                    new PluginInvoker(List.of()), slowLane);
+                    new PluginInvoker(List.of()), slowLane, passwords);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, schema, new OperationFactory(ctx),
                     ctx.authenticatedUsers(), accessLog, workQueue, connections);
@@ -159,8 +161,7 @@ public final class DirectoryServer implements AutoCloseable {
         return out;
     }
 
-    private static void checkListenerIsSafe(ServerConfig config, RootUsers rootUsers, PasswordSchemes schemes)
-            throws ServerStartException {
+    private static void checkListenerIsSafe(ServerConfig config, RootUsers rootUsers) throws ServerStartException {
         String address = config.listener().address();
         boolean loopback;
         try {
@@ -177,7 +178,7 @@ public final class DirectoryServer implements AutoCloseable {
         if (config.listener().bindCeiling()) {
             LOG.warn("Benchmark bind ceiling mode: every bind succeeds without a password check");
         }
-        if (!loopback && rootUsers.anyUses(DEMO_ROOT_PASSWORD, schemes)) {
+        if (!loopback && rootUsers.anyUses(DEMO_ROOT_PASSWORD)) {
             throw new ServerStartException("Refusing to listen on " + address + ": the root user still has the "
                     + "shipped demo password. Set a new userPassword in cn=Directory Manager,cn=Root DNs,cn=config "
                     + "or listen on 127.0.0.1");
@@ -211,14 +212,14 @@ public final class DirectoryServer implements AutoCloseable {
                 + "ds-cfg-backend-type: no backend implementation of type '" + bc.type() + "' is installed");
     }
 
-    private static void createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes)
-            throws BackendException {
+    private static void createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes,
+                                         PasswordAttribute passwords) throws BackendException {
         if (users <= 0 || backend.entryCount() > 0) {
             return;
         }
         PasswordStorageScheme ssha = schemes.scheme("SSHA").orElseThrow();
         long t0 = System.nanoTime();
-        long n = backend.importEntries(new SampleData(backend.baseDNs().get(0), users, schema, ssha));
+        long n = backend.importEntries(new SampleData(backend.baseDNs().get(0), users, schema, ssha, passwords));
         LOG.info("Created {} sample entries under {} in {} ms", n, backend.baseDNs().get(0),
                 (System.nanoTime() - t0) / 1_000_000);
     }

@@ -14,6 +14,7 @@ import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordStorageScheme;
 
 /**
@@ -30,16 +31,18 @@ final class SampleData implements Iterator<Entry> {
     private final int users;
     private final Schema schema;
     private final PasswordStorageScheme ssha;
+    private final PasswordAttribute passwords;
     private final String mailDomain;
     private final ByteString password = ByteString.valueOfUtf8(PASSWORD);
     private int next = -2;
 
-    SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha) {
+    SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha, PasswordAttribute passwords) {
         this.suffix = suffix;
         this.people = suffix.child("ou=People");
         this.users = users;
         this.schema = schema;
         this.ssha = ssha;
+        this.passwords = passwords;
         this.mailDomain = mailDomain(suffix);
     }
 
@@ -88,7 +91,8 @@ final class SampleData implements Iterator<Entry> {
         add(e, "givenName", "User");
         add(e, "mail", uid + "@" + mailDomain);
         add(e, "employeeNumber", Integer.toString(n));
-        add(e, "userPassword", "{" + ssha.name() + "}" + ssha.encodeValue(password));
+        e.addAttribute(new LinkedAttribute(passwords.description(), "{" + ssha.name() + "}"
+                + ssha.encodeValue(password)));
         add(e, "entryUUID", e.getName().toUUID().toString());
         return e;
     }

@@ -72,6 +72,22 @@ public class ExtendedAndCompareTest {
         }
     }
 
+    @Test
+    public void nonRootUsersCannotCompareConfigurationEntriesNorPasswordsByOid() throws Exception {
+        String handler = "cn=LDAP Connection Handler,cn=Connection Handlers,cn=config";
+        try (LDAPConnection anonymous = server.connect();
+             LDAPConnection user = server.bindAs(TestServer.user(4), "password");
+             LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+            // As if the entry did not exist, so a user cannot tell which configuration entries there are.
+            assertEquals(compareCode(anonymous, handler, "ds-cfg-listen-address", "127.0.0.1"),
+                    ResultCode.NO_SUCH_OBJECT);
+            assertEquals(compareCode(user, handler, "ds-cfg-listen-address", "127.0.0.1"), ResultCode.NO_SUCH_OBJECT);
+            assertEquals(compareCode(root, handler, "ds-cfg-listen-address", "127.0.0.1"), ResultCode.COMPARE_TRUE);
+            assertEquals(compareCode(user, TestServer.user(4), "2.5.4.35", "password"),
+                    ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
+        }
+    }
+
     private static ResultCode compareCode(LDAPConnection c, String dn, String attr, String value) {
         try {
             return c.compare(dn, attr, value).getResultCode();

@@ -278,4 +278,16 @@ public class SearchTest {
         assertEquals(anonymous.search(TestServer.user(1), SearchScope.BASE, "(2.5.4.35=*)").getEntryCount(), 0);
         assertEquals(root.search(TestServer.user(1), SearchScope.BASE, "(userPassword=*)").getEntryCount(), 1);
     }
+
+    @Test
+    public void usersCannotProbePasswordsInsideNestedFilters() throws Exception {
+        for (String filter : new String[] {
+            "(&(objectClass=*)(!(!(userPassword=*))))", "(|(cn=nobody)(userPassword=*))"}) {
+            assertEquals(anonymous.search(TestServer.user(1), SearchScope.BASE, filter).getEntryCount(), 0, filter);
+        }
+        assertEquals(root.search(TestServer.user(1), SearchScope.BASE, "(&(objectClass=*)(!(!(userPassword=*))))")
+                .getEntryCount(), 1);
+        assertEquals(root.search(TestServer.user(1), SearchScope.BASE, "(|(cn=nobody)(userPassword=*))")
+                .getEntryCount(), 1);
+    }
 }

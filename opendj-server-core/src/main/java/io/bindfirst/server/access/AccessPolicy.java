@@ -2,56 +2,45 @@ package io.bindfirst.server.access;
 
 import java.util.List;
 
+import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Modification;
+import org.forgerock.opendj.ldap.schema.AttributeType;
 
 import io.bindfirst.server.auth.AuthenticationInfo;
 
 /**
- * The access rules until full access control comes: anyone (anonymous too) may bind and read everything
- * but passwords; a user may change their own password; only root users add, delete, rename, modify
- * other entries or read {@code userPassword}. Each check returns {@code null} when allowed, else the
- * message for an {@code insufficientAccessRights} result.
+ * Every access decision the operations ask for, in one place, so that access control is one class to
+ * replace. Each method answers for the requester {@code who} (anonymous, a user, or a root user) and
+ * returns {@link AccessDecision#ALLOW} or a refusal with its reason. The caller chooses the result code:
+ * most refusals are {@code insufficientAccessRights}, but a compare of an entry the requester may not see
+ * answers {@code noSuchObject}, as if it did not exist.
+ *
+ * <p>Implementations are immutable and thread-safe; {@link #mayRead} runs for each attribute of each
+ * entry a search returns, so its allowed path should allocate nothing.
  */
-public final class AccessPolicy {
+public interface AccessPolicy {
 
-    public String checkAdd(AuthenticationInfo who, DN dn) {
-        return who.root() ? null : "Only root users may add entries";
-    }
+    /** Whether {@code who} may see the entry {@code dn} at all (be given it by a search, or compare it). */
+    AccessDecision maySee(AuthenticationInfo who, DN dn);
 
-    public String checkDelete(AuthenticationInfo who, DN dn) {
-        return who.root() ? null : "Only root users may delete entries";
-    }
+    /**
+     * Whether {@code who} may read attributes of type {@code type} in the entry {@code dn}: be sent their
+     * values, and learn from a search filter whether the entry holds a value.
+     */
+    AccessDecision mayRead(AuthenticationInfo who, DN dn, AttributeType type);
 
-    public String checkRename(AuthenticationInfo who, DN dn) {
-        return who.root() ? null : "Only root users may rename entries";
-    }
+    /** Whether {@code who} may compare {@code attribute} in the entry {@code dn}. */
+    AccessDecision mayCompare(AuthenticationInfo who, DN dn, AttributeDescription attribute);
 
-    public String checkModify(AuthenticationInfo who, DN dn, List<Modification> modifications) {
-        if (who.root()) {
-            return null;
-        }
-        if (who.isAnonymous() || !dn.equals(who.authenticationDN())) {
-            return "Only root users may modify other users' entries";
-        }
-        for (Modification m : modifications) {
-            if (!m.getAttribute().getAttributeDescription().getAttributeType().hasName("userPassword")) {
-                return "Users may change only their own userPassword, not "
-                        + m.getAttribute().getAttributeDescriptionAsString();
-            }
-        }
-        return null;
-    }
+    AccessDecision mayAdd(AuthenticationInfo who, DN dn);
+
+    AccessDecision mayDelete(AuthenticationInfo who, DN dn);
+
+    AccessDecision mayRename(AuthenticationInfo who, DN dn);
+
+    AccessDecision mayModify(AuthenticationInfo who, DN dn, List<Modification> modifications);
 
     /** Whether {@code who} may change the password of {@code dn} (Password Modify, RFC 3062). */
-    public String checkPasswordChange(AuthenticationInfo who, DN dn) {
-        if (who.root() || (!who.isAnonymous() && dn.equals(who.authenticationDN()))) {
-            return null;
-        }
-        return "Only root users may change other users' passwords";
-    }
-
-    public boolean mayReadPasswords(AuthenticationInfo who) {
-        return who.root();
-    }
+    AccessDecision mayChangePassword(AuthenticationInfo who, DN dn);
 }

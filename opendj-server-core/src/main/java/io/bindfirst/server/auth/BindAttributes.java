@@ -7,6 +7,8 @@ import java.util.Set;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.pwd.PasswordAttribute;
+
 /**
  * The attributes a bind reads from the entry (the password, the disabled flag, the per-user limits), as
  * the lower-case names and OIDs {@link io.bindfirst.server.backend.Backend#getEntry(
@@ -15,7 +17,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
  */
 public final class BindAttributes {
     private static final String[] TYPES = {
-        "userPassword", "ds-pwp-account-disabled", "ds-rlim-size-limit", "ds-rlim-time-limit"
+        PasswordAttribute.OID, "ds-pwp-account-disabled", "ds-rlim-size-limit", "ds-rlim-time-limit"
     };
 
     private BindAttributes() {

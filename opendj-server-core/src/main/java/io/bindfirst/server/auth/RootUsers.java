@@ -8,7 +8,8 @@ import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 
 import io.bindfirst.server.config.ServerConfig;
-import io.bindfirst.server.pwd.PasswordSchemes;
+import io.bindfirst.server.pwd.Pacer;
+import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
  * The root users (e.g. {@code cn=Directory Manager}), found by their entry DN or an alternate bind DN.
@@ -16,8 +17,10 @@ import io.bindfirst.server.pwd.PasswordSchemes;
  */
 public final class RootUsers {
     private final Map<DN, ServerConfig.RootUser> byBindDN = new HashMap<>();
+    private final PasswordAttribute passwords;
 
-    public RootUsers(List<ServerConfig.RootUser> users) {
+    public RootUsers(List<ServerConfig.RootUser> users, PasswordAttribute passwords) {
+        this.passwords = passwords;
         for (ServerConfig.RootUser u : users) {
             byBindDN.put(u.dn(), u);
             for (DN alt : u.alternateBindDNs()) {
@@ -31,26 +34,15 @@ public final class RootUsers {
         return byBindDN.get(bindDN);
     }
 
-    /** Whether {@code dn} is a root user's entry DN (what its connections are authenticated as). */
-    public boolean isRootEntry(DN dn) {
-        ServerConfig.RootUser u = byBindDN.get(dn);
-        return u != null && u.dn().equals(dn);
-    }
-
-    /** Whether {@code password} is one of the root user's stored passwords. */
-    public static boolean verify(ServerConfig.RootUser user, ByteString password, PasswordSchemes schemes) {
-        boolean ok = false;
-        for (ByteString stored : user.passwords()) {
-            // No early exit: every stored value costs the same whichever matches.
-            ok |= schemes.verify(password, stored);
-        }
-        return ok;
+    /** Whether {@code password} is one of the root user's stored passwords (timing: {@link PasswordAttribute}). */
+    public boolean verify(ServerConfig.RootUser user, ByteString password) {
+        return passwords.anyMatches(user.passwords(), password, Pacer.NONE);
     }
 
     /** Whether any root user still has {@code demoPassword} (the shipped value). */
-    public boolean anyUses(ByteString demoPassword, PasswordSchemes schemes) {
+    public boolean anyUses(ByteString demoPassword) {
         for (ServerConfig.RootUser u : byBindDN.values()) {
-            if (verify(u, demoPassword, schemes)) {
+            if (verify(u, demoPassword)) {
                 return true;
             }
         }

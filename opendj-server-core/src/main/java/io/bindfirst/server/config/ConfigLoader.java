@@ -19,9 +19,11 @@ import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
  * Reads {@code config.ldif} once into a {@link ServerConfig}. Every value is checked here, so a bad one
@@ -163,9 +165,10 @@ public final class ConfigLoader {
                 alternates.add(dn(e, "ds-cfg-alternate-bind-dn", v.toString()));
             }
         }
-        Attribute pw = e.getAttribute("userPassword");
+        // The server schema is not loaded yet: the LDIF reader described the entries with the SDK's default one.
+        Attribute pw = e.getAttribute(PasswordAttribute.description(Schema.getDefaultSchema()));
         if (pw == null || pw.isEmpty()) {
-            throw new ConfigException(e.getName() + ": userPassword: a root user needs a password");
+            throw new ConfigException(e.getName() + ": " + PasswordAttribute.NAME + ": a root user needs a password");
         }
         return new ServerConfig.RootUser(e.getName(), alternates, new ArrayList<>(pw));
     }

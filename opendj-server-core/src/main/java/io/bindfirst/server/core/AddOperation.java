@@ -16,6 +16,7 @@ import org.forgerock.opendj.ldap.requests.AddRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -53,8 +54,8 @@ public final class AddOperation extends WriteOperation {
     }
 
     @Override
-    protected String checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().checkAdd(who, request.getName());
+    protected AccessDecision checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().mayAdd(who, request.getName());
     }
 
     @Override
@@ -94,7 +95,7 @@ public final class AddOperation extends WriteOperation {
         List<Attribute> all = new java.util.ArrayList<>();
         entry.getAllAttributes().forEach(all::add);
         for (Attribute a : all) {
-            if (a.getAttributeDescription().getAttributeType().hasName("userPassword")) {
+            if (server.passwordAttribute().isPassword(a.getAttributeDescription())) {
                 LinkedAttribute stored = new LinkedAttribute(a.getAttributeDescription());
                 stored.addAll(new PasswordValues(server.passwordSchemes()).toStored(a, requester().root()));
                 entry.replaceAttribute(stored);

@@ -12,14 +12,16 @@ import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.access.AccessPolicy;
+import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * Which attributes a search returns (RFC 4511 4.5.1.8, RFC 3673): none listed or {@code *} means every
  * user attribute, {@code +} every operational one, {@code 1.1} none, names select those attributes and
- * their subtypes. {@code userPassword} is returned to root users only. For stored entries it adds the
- * virtual operational attributes {@code entryDN}, {@code subschemaSubentry} and {@code hasSubordinates}
- * when they are asked for.
+ * their subtypes, each only if the {@link AccessPolicy} lets the requester read it (so {@code userPassword}
+ * goes to root users only). For stored entries it adds the virtual operational attributes {@code entryDN},
+ * {@code subschemaSubentry} and {@code hasSubordinates} when they are asked for.
  */
 final class AttributeSelection {
     /** Computes {@code hasSubordinates} only when it is asked for: it costs a backend lookup. */
@@ -31,12 +33,15 @@ final class AttributeSelection {
     private final boolean allOperational;
     private final List<AttributeDescription> named = new ArrayList<>();
     private final boolean typesOnly;
-    private final boolean includePasswords;
+    private final AccessPolicy access;
+    private final AuthenticationInfo who;
     private final Schema schema;
 
-    AttributeSelection(List<String> requested, boolean typesOnly, boolean includePasswords, Schema schema) {
+    AttributeSelection(List<String> requested, boolean typesOnly, AccessPolicy access, AuthenticationInfo who,
+                       Schema schema) {
         this.typesOnly = typesOnly;
-        this.includePasswords = includePasswords;
+        this.access = access;
+        this.who = who;
         this.schema = schema;
         boolean user = requested.isEmpty();
         boolean operational = false;
@@ -67,7 +72,7 @@ final class AttributeSelection {
         for (Attribute a : entry.getAllAttributes()) {
             AttributeDescription ad = a.getAttributeDescription();
             AttributeType type = ad.getAttributeType();
-            if (!includePasswords && type.hasName("userPassword")) {
+            if (!access.mayRead(who, entry.getName(), type).allowed()) {
                 continue;
             }
             if (type.isOperational() ? allOperational || isNamed(ad) : allUser || isNamed(ad)) {

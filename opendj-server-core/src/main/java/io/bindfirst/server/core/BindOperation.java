@@ -3,7 +3,6 @@ package io.bindfirst.server.core;
 import java.util.List;
 
 import org.forgerock.opendj.io.LDAP;
-import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
@@ -18,7 +17,6 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
-import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.pwd.Pacer;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -106,7 +104,7 @@ public class BindOperation extends Operation {
 
         ServerConfig.RootUser root = server.rootUsers().find(dn);
         if (root != null) {
-            return RootUsers.verify(root, password, server.passwordSchemes())
+            return server.rootUsers().verify(root, password)
                     ? success(AuthenticationInfo.rootUser(root.dn())) : invalidCredentials();
         }
         Backend backend = server.backends().backendFor(dn);
@@ -127,38 +125,26 @@ public class BindOperation extends Operation {
         if (entry == null || AuthenticationInfo.isDisabled(entry)) {
             return invalidCredentials();
         }
-        if (isExpensive(entry)) {
+        if (server.passwordAttribute().highestWorkFactor(entry)
+                >= server.config().workQueue().slowLanePasswordWorkFactor()) {
             // A costly stored password (PBKDF2 with many iterations) is checked on the slow lane, paced, so
-            // that it cannot take the workers and the CPU that cheap binds need (issue #5).
+            // that it cannot take the workers and the CPU that cheap binds need.
             return onSlowLane(() -> verify(backend, dn, entry, password, epoch, server.slowLane().pacer()));
         }
         return verify(backend, dn, entry, password, epoch, Pacer.NONE);
     }
 
-    private boolean isExpensive(Entry entry) {
-        Attribute stored = entry.getAttribute("userPassword");
-        if (stored == null) {
-            return false;
-        }
-        long threshold = server.config().workQueue().slowLanePasswordWorkFactor();
-        for (ByteString value : stored) {
-            if (server.passwordSchemes().workFactor(value) >= threshold) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Checks the password and, if it matches, authenticates the connection (unless a write raced it). */
     private Result verify(Backend backend, DN dn, Entry entry, ByteString password, long epoch, Pacer pacer) {
         try {
-            if (!passwordMatches(entry, password, pacer)) {
+            if (!server.passwordAttribute().anyMatches(entry, password, pacer)) {
                 return invalidCredentials();
             }
             Result result = success(AuthenticationInfo.user(entry));
             if (server.writeEpoch().current() != epoch && !stillValid(backend, dn)) {
                 // A write committed while this bind ran and its post-response scan may have missed this
-                // connection: the entry is gone, renamed or disabled, so the bind must fail (issue #3).
+                // connection: the entry is gone, renamed or disabled, so the bind must fail (the race
+                // described in WriteEpoch).
                 connection.resetAuthentication();
                 outcome = AuthenticationInfo.ANONYMOUS;
                 return invalidCredentials();
@@ -173,19 +159,6 @@ public class BindOperation extends Operation {
     private boolean stillValid(Backend backend, DN dn) throws BackendException {
         Entry now = backend.getEntry(dn, server.bindAttributes());
         return now != null && !AuthenticationInfo.isDisabled(now);
-    }
-
-    private boolean passwordMatches(Entry entry, ByteString password, Pacer pacer) {
-        Attribute stored = entry.getAttribute("userPassword");
-        if (stored == null) {
-            return false;
-        }
-        for (ByteString value : stored) {
-            if (server.passwordSchemes().verify(password, value, pacer)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private Result success(AuthenticationInfo info) {

@@ -13,6 +13,8 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
+import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.plugin.OperationType;
@@ -39,12 +41,14 @@ public final class CompareOperation extends Operation {
     protected Result execute() {
         DN dn = request.getName();
         AttributeDescription ad = request.getAttributeDescription();
-        boolean root = connection.authentication().root();
-        if (ad.getAttributeType().hasName("userPassword") && !root) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "Only root users may compare userPassword");
+        AuthenticationInfo who = requester();
+        AccessDecision access = server.accessPolicy().mayCompare(who, dn, ad);
+        if (!access.allowed()) {
+            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }
         Backend backend = server.backends().backendFor(dn);
-        if (backend == null || (server.backends().isConfigBackend(backend) && !root)) {
+        // An entry the requester may not see answers as if it did not exist, so its existence does not show.
+        if (backend == null || !server.accessPolicy().maySee(who, dn).allowed()) {
             return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
         }
         Result pre = preOperation();

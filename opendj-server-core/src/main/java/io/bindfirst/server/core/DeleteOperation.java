@@ -7,6 +7,7 @@ import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -40,8 +41,8 @@ public final class DeleteOperation extends WriteOperation {
     }
 
     @Override
-    protected String checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().checkDelete(who, request.getName());
+    protected AccessDecision checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().mayDelete(who, request.getName());
     }
 
     @Override

@@ -16,6 +16,7 @@ import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -57,8 +58,8 @@ public final class ModifyDNOperation extends WriteOperation {
     }
 
     @Override
-    protected String checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().checkRename(who, request.getName());
+    protected AccessDecision checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().mayRename(who, request.getName());
     }
 
     @Override

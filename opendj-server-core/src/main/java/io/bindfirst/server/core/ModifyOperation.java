@@ -15,6 +15,7 @@ import org.forgerock.opendj.ldap.requests.ModifyRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -48,8 +49,8 @@ public final class ModifyOperation extends WriteOperation {
     }
 
     @Override
-    protected String checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().checkModify(who, request.getName(), request.getModifications());
+    protected AccessDecision checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().mayModify(who, request.getName(), request.getModifications());
     }
 
     @Override
@@ -73,8 +74,8 @@ public final class ModifyOperation extends WriteOperation {
         });
     }
 
-    private static boolean isPassword(Modification m) {
-        return m.getAttribute().getAttributeDescription().getAttributeType().hasName("userPassword");
+    private boolean isPassword(Modification m) {
+        return server.passwordAttribute().isPassword(m.getAttribute().getAttributeDescription());
     }
 
     /** Values added or replaced in {@code userPassword} are stored hashed. */
@@ -102,13 +103,13 @@ public final class ModifyOperation extends WriteOperation {
      */
     private List<Modification> resolvePasswordDeletes(Entry current, List<Modification> mods) {
         List<Modification> out = new ArrayList<>(mods.size());
-        PasswordValues values = new PasswordValues(server.passwordSchemes());
         for (Modification m : mods) {
             if (isPassword(m) && m.getModificationType() == ModificationType.DELETE && !m.getAttribute().isEmpty()) {
                 Attribute stored = current.getAttribute(m.getAttribute().getAttributeDescription());
                 LinkedAttribute resolved = new LinkedAttribute(m.getAttribute().getAttributeDescription());
                 for (ByteString clear : m.getAttribute()) {
-                    List<ByteString> matching = stored == null ? List.of() : values.storedMatching(stored, clear);
+                    List<ByteString> matching = stored == null ? List.of()
+                            : server.passwordAttribute().storedMatching(stored, clear);
                     // No match: keep the value as given, so the delete fails with noSuchAttribute.
                     resolved.addAll(matching.isEmpty() ? List.of(clear) : matching);
                 }

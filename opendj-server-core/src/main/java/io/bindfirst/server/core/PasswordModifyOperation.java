@@ -4,7 +4,6 @@ import java.security.SecureRandom;
 import java.util.List;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
-import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
@@ -21,11 +20,13 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.pwd.Pacer;
 
 /**
  * Password Modify (RFC 3062): a user changes their own password (the old one is checked when the request
@@ -78,8 +79,8 @@ public final class PasswordModifyOperation extends WriteOperation {
     }
 
     @Override
-    protected String checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().checkPasswordChange(who, target);
+    protected AccessDecision checkAccess(AuthenticationInfo who) {
+        return server.accessPolicy().mayChangePassword(who, target);
     }
 
     @Override
@@ -104,12 +105,11 @@ public final class PasswordModifyOperation extends WriteOperation {
         ByteString oldPassword = request.getOldPassword() == null ? null : ByteString.wrap(request.getOldPassword());
         // A user naming an entry that does not exist learns no more than with a wrong old password.
         return backend.modifyEntry(target, current -> {
-            if (oldPassword != null && !matchesAny(current, oldPassword)) {
+            if (oldPassword != null && !server.passwordAttribute().anyMatches(current, oldPassword, Pacer.NONE)) {
                 throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
             }
             Entry updated = new LinkedHashMapEntry(current);
-            updated.replaceAttribute(new LinkedAttribute(
-                    AttributeDescription.valueOf("userPassword", server.schema()), stored));
+            updated.replaceAttribute(new LinkedAttribute(server.passwordAttribute().description(), stored));
             stampModified(updated);
             return updated;
         });
@@ -134,18 +134,6 @@ public final class PasswordModifyOperation extends WriteOperation {
             id = id.substring(3);
         }
         return DN.valueOf(id, server.schema());
-    }
-
-    private boolean matchesAny(Entry entry, ByteString password) {
-        org.forgerock.opendj.ldap.Attribute stored = entry.getAttribute("userPassword");
-        if (stored == null) {
-            return false;
-        }
-        boolean ok = false;
-        for (ByteString v : stored) {
-            ok |= server.passwordSchemes().verify(password, v);
-        }
-        return ok;
     }
 
     private static ByteString generate() {

@@ -1,13 +1,11 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
-import java.util.Locale;
 
-import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ConditionResult;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
-import org.forgerock.opendj.ldap.Filter;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.ResultCode;
@@ -18,6 +16,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -59,9 +58,9 @@ public final class SearchOperation extends Operation {
         Walk walk = new Walk(request.getFilter().matcher(server.schema()), sizeLimit,
                 timeLimit == 0 ? Long.MAX_VALUE : startNanos + timeLimit * 1_000_000_000L,
                 auth.root() ? 0 : limits.lookthroughLimit(),
-                new AttributeSelection(request.getAttributes(), request.isTypesOnly(), auth.root(),
+                new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(), auth,
                         server.schema()),
-                !auth.root() && mentionsPasswords(request.getFilter()));
+                auth, server.passwordAttribute().mentionedIn(request.getFilter()));
 
         DN base = request.getName();
         SearchScope scope = request.getScope();
@@ -83,12 +82,12 @@ public final class SearchOperation extends Operation {
             if (backend == null) {
                 return errorResult(ResultCode.NO_SUCH_OBJECT, "The search base " + base + " does not exist");
             }
-            if (server.backends().isConfigBackend(backend) && !auth.root()) {
-                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS,
-                        "Only root users may read the configuration");
+            AccessDecision visible = server.accessPolicy().maySee(auth, base);
+            if (!visible.allowed()) {
+                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, visible.message());
             }
             if (scope != SearchScope.BASE_OBJECT && backend.isUnindexed(request.getFilter())) {
-                // It walks its whole scope: the slow lane runs it, paced, off the workers (issue #5).
+                // It walks its whole scope: the slow lane runs it, paced, off the workers.
                 return onSlowLane(() -> searchBackendToResult(backend, base, scope, walk));
             }
             return searchBackendToResult(backend, base, scope, walk);
@@ -162,19 +161,14 @@ public final class SearchOperation extends Operation {
         return "";
     }
 
-    /**
-     * Whether the filter may test {@code userPassword}. Users must not learn anything about passwords
-     * from which entries match, so for them such filters are evaluated as if the attribute were absent.
-     * Erring on the side of "yes" only costs a copy of each candidate.
-     */
-    private static boolean mentionsPasswords(Filter filter) {
-        String f = filter.toString().toLowerCase(Locale.ROOT);
-        return f.contains("userpassword") || f.contains("2.5.4.35");
-    }
-
-    private static Entry withoutPasswords(Entry entry) {
-        Entry copy = new LinkedHashMapEntry(entry);
-        copy.removeAttribute(AttributeDescription.valueOf("userPassword"));
+    /** The entry without its password attributes (with any options), for a filter that must not test them. */
+    private Entry withoutPasswords(Entry entry) {
+        Entry copy = new LinkedHashMapEntry(entry.getName());
+        for (Attribute a : entry.getAllAttributes()) {
+            if (!server.passwordAttribute().isPassword(a.getAttributeDescription())) {
+                copy.addAttribute(a);
+            }
+        }
         return copy;
     }
 
@@ -192,15 +186,22 @@ public final class SearchOperation extends Operation {
         private final long deadlineNanos;
         private final int lookthroughLimit;
         private final AttributeSelection selection;
-        private final boolean hidePasswords;
+        private final AuthenticationInfo who;
+        private final boolean filterMentionsPasswords;
         private int examined;
         private ResultCode stop;
         private String stopMessage;
 
+        /**
+         * @param filterMentionsPasswords whether the filter may test the password attribute: where the
+         *        requester may not read it, the filter is evaluated as if it were absent, so which entries
+         *        match tells nothing about passwords
+         */
         Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
-             boolean hidePasswords) {
+             AuthenticationInfo who, boolean filterMentionsPasswords) {
             this.matcher = matcher;
-            this.hidePasswords = hidePasswords;
+            this.who = who;
+            this.filterMentionsPasswords = filterMentionsPasswords;
             this.sizeLimit = sizeLimit;
             this.deadlineNanos = deadlineNanos;
             this.lookthroughLimit = lookthroughLimit;
@@ -221,6 +222,11 @@ public final class SearchOperation extends Operation {
             if (System.nanoTime() > deadlineNanos) {
                 return stop(ResultCode.TIME_LIMIT_EXCEEDED, "The time limit for this search was exceeded");
             }
+            if (!server.accessPolicy().maySee(who, entry.getName()).allowed()) {
+                return true;
+            }
+            boolean hidePasswords = filterMentionsPasswords && !server.accessPolicy()
+                    .mayRead(who, entry.getName(), server.passwordAttribute().type()).allowed();
             if (matcher.matches(hidePasswords ? withoutPasswords(entry) : entry) != ConditionResult.TRUE) {
                 return true;
             }

@@ -12,6 +12,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -50,9 +51,9 @@ abstract class WriteOperation extends Operation {
             if (refused != null) {
                 return refused;
             }
-            String denied = checkAccess(requester());
-            if (denied != null) {
-                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, denied);
+            AccessDecision access = checkAccess(requester());
+            if (!access.allowed()) {
+                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
             }
             Backend backend = backendFor(targetDN());
             refused = prepare(backend);
@@ -81,8 +82,8 @@ abstract class WriteOperation extends Operation {
         return null;
     }
 
-    /** Why {@code who} may not make this write (the message of {@code insufficientAccessRights}), or {@code null}. */
-    protected abstract String checkAccess(AuthenticationInfo who);
+    /** Whether {@code who} may make this write: the access policy's decision, with its reason. */
+    protected abstract AccessDecision checkAccess(AuthenticationInfo who);
 
     /** Work before the transaction, in the target's backend: a refusal, or {@code null} to go on. */
     protected Result prepare(Backend backend) throws BackendException, WriteException, PasswordValues.Refused {

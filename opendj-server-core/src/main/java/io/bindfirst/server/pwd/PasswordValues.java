@@ -53,17 +53,6 @@ public final class PasswordValues {
         return out;
     }
 
-    /** The stored values among {@code stored} that {@code clear} verifies against (for a delete by value). */
-    public List<ByteString> storedMatching(Iterable<ByteString> stored, ByteString clear) {
-        List<ByteString> out = new ArrayList<>();
-        for (ByteString s : stored) {
-            if (s.equals(clear) || schemes.verify(clear, s)) {
-                out.add(s);
-            }
-        }
-        return out;
-    }
-
     /** {@code {NAME}rest}: any scheme name, known or not, so a migrated {CRYPT} value is never re-hashed. */
     static boolean looksEncoded(ByteString v) {
         if (v.length() < 3 || v.byteAt(0) != '{') {

@@ -19,6 +19,8 @@ import org.forgerock.opendj.ldap.schema.ObjectClass;
 import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldap.schema.Syntax;
 
+import io.bindfirst.server.pwd.PasswordAttribute;
+
 /**
  * What {@link Modifications} and {@link SchemaChecker} share: looking attribute descriptions up in the
  * server schema, copying entries, checking values against their syntax and quoting values in messages
@@ -29,10 +31,12 @@ final class EntrySchema {
     /**
      * userPassword (RFC 4519) and authPassword (RFC 3112), whose values never appear in a message, with what
      * messages say instead. Matched by OID, and by name for a type the schema does not know (a placeholder
-     * has a made-up OID).
+     * has a made-up OID). Wider than {@link PasswordAttribute#isPassword}, on purpose: these are static
+     * helpers given any schema, and hiding a value from a message is safe to over-apply, so subtypes and
+     * authPassword (which the server does not check binds against) are hidden too.
      */
     private static final List<Secret> SECRETS = List.of(
-            new Secret("2.5.4.35", "userPassword", "a userPassword value"),
+            new Secret(PasswordAttribute.OID, PasswordAttribute.NAME, "a " + PasswordAttribute.NAME + " value"),
             new Secret("1.3.6.1.4.1.4203.1.3.4", "authPassword", "an authPassword value"));
 
     private record Secret(String oid, String name, String phrase) {

@@ -1,0 +1,101 @@
+package io.bindfirst.server.access;
+
+import java.util.List;
+
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Modification;
+import org.forgerock.opendj.ldap.schema.AttributeType;
+
+import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.pwd.PasswordAttribute;
+
+/**
+ * The access rules until full access control comes: root users may do anything. Everyone else (anonymous
+ * too) may read every entry but the configuration, and every attribute but passwords; a user may change
+ * their own password (by modify or Password Modify) and nothing else.
+ */
+public final class RootOnlyPolicy implements AccessPolicy {
+    private static final AccessDecision ADD = AccessDecision.deny("Only root users may add entries");
+    private static final AccessDecision DELETE = AccessDecision.deny("Only root users may delete entries");
+    private static final AccessDecision RENAME = AccessDecision.deny("Only root users may rename entries");
+    private static final AccessDecision MODIFY_OTHER =
+            AccessDecision.deny("Only root users may modify other users' entries");
+    private static final AccessDecision PASSWORD_OTHER =
+            AccessDecision.deny("Only root users may change other users' passwords");
+    private static final AccessDecision CONFIGURATION =
+            AccessDecision.deny("Only root users may read the configuration");
+    private static final AccessDecision READ_PASSWORD =
+            AccessDecision.deny("Only root users may read " + PasswordAttribute.NAME);
+    private static final AccessDecision COMPARE_PASSWORD =
+            AccessDecision.deny("Only root users may compare " + PasswordAttribute.NAME);
+
+    private final PasswordAttribute passwords;
+    private final DN configuration;
+
+    /**
+     * @param passwords what the password attribute is
+     * @param configuration the suffix of the configuration entries ({@code cn=config}), readable by root
+     *        users only
+     */
+    public RootOnlyPolicy(PasswordAttribute passwords, DN configuration) {
+        this.passwords = passwords;
+        this.configuration = configuration;
+    }
+
+    @Override
+    public AccessDecision maySee(AuthenticationInfo who, DN dn) {
+        return who.root() || !dn.isSubordinateOrEqualTo(configuration) ? AccessDecision.ALLOW : CONFIGURATION;
+    }
+
+    @Override
+    public AccessDecision mayRead(AuthenticationInfo who, DN dn, AttributeType type) {
+        return who.root() || !passwords.isPassword(type) ? AccessDecision.ALLOW : READ_PASSWORD;
+    }
+
+    @Override
+    public AccessDecision mayCompare(AuthenticationInfo who, DN dn, AttributeDescription attribute) {
+        return who.root() || !passwords.isPassword(attribute) ? AccessDecision.ALLOW : COMPARE_PASSWORD;
+    }
+
+    @Override
+    public AccessDecision mayAdd(AuthenticationInfo who, DN dn) {
+        return who.root() ? AccessDecision.ALLOW : ADD;
+    }
+
+    @Override
+    public AccessDecision mayDelete(AuthenticationInfo who, DN dn) {
+        return who.root() ? AccessDecision.ALLOW : DELETE;
+    }
+
+    @Override
+    public AccessDecision mayRename(AuthenticationInfo who, DN dn) {
+        return who.root() ? AccessDecision.ALLOW : RENAME;
+    }
+
+    @Override
+    public AccessDecision mayModify(AuthenticationInfo who, DN dn, List<Modification> modifications) {
+        if (who.root()) {
+            return AccessDecision.ALLOW;
+        }
+        if (!isSelf(who, dn)) {
+            return MODIFY_OTHER;
+        }
+        for (Modification m : modifications) {
+            if (!passwords.isPassword(m.getAttribute().getAttributeDescription())) {
+                return AccessDecision.deny("Users may change only their own " + PasswordAttribute.NAME + ", not "
+                        + m.getAttribute().getAttributeDescriptionAsString());
+            }
+        }
+        return AccessDecision.ALLOW;
+    }
+
+    @Override
+    public AccessDecision mayChangePassword(AuthenticationInfo who, DN dn) {
+        return who.root() || isSelf(who, dn) ? AccessDecision.ALLOW : PASSWORD_OTHER;
+    }
+
+    private static boolean isSelf(AuthenticationInfo who, DN dn) {
+        return !who.isAnonymous() && dn.equals(who.authenticationDN());
+    }
+}

@@ -1,0 +1,233 @@
+package io.bindfirst.server.pwd;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteSequence;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.FilterVisitor;
+import org.forgerock.opendj.ldap.schema.AttributeType;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+/**
+ * The password attribute, {@code userPassword} (RFC 4519): the one place the server recognizes it, reads
+ * it from entries and checks a presented password against it. Built once at start from the server schema
+ * and the storage schemes; immutable and thread-safe. It holds the attribute type and description, so the
+ * bind path looks nothing up.
+ *
+ * <p>The attribute is recognized by its type, not its spelling: any name of the type in the schema, its
+ * OID, and a description with options all count; a placeholder type (a name the schema does not know)
+ * counts only if it carries one of the type's names.
+ *
+ * <p>Timing: {@link #anyMatches} checks the presented password against <em>every</em> stored value, with
+ * no early exit, so the time a check takes does not tell which value matched, nor whether one did before
+ * the last; it depends only on the stored values (their schemes and work factors). Nothing here logs the
+ * presented password or puts it into an exception or a message.
+ */
+public final class PasswordAttribute {
+    /** The OID of {@code userPassword}. */
+    public static final String OID = "2.5.4.35";
+    /** Its name, as messages to clients spell it. */
+    public static final String NAME = "userPassword";
+
+    private final Schema lenientSchema;
+    private final AttributeType type;
+    private final AttributeDescription description;
+    private final PasswordSchemes schemes;
+    private final MentionsPassword mentions = new MentionsPassword();
+
+    /**
+     * @param schema the server schema; it must define {@code userPassword}
+     * @param schemes the storage schemes stored values are checked with
+     */
+    public PasswordAttribute(Schema schema, PasswordSchemes schemes) {
+        if (schemes == null) {
+            throw new NullPointerException("schemes");
+        }
+        this.description = description(schema);
+        this.type = description.getAttributeType();
+        this.lenientSchema = schema.asNonStrictSchema();
+        this.schemes = schemes;
+    }
+
+    /**
+     * The description of {@code userPassword} in {@code schema}, for code that reads entries before the
+     * server schema exists: {@code config.ldif} is read with the SDK's default schema.
+     */
+    public static AttributeDescription description(Schema schema) {
+        return AttributeDescription.create(schema.getAttributeType(OID));
+    }
+
+    /** The attribute type, from the server schema. */
+    public AttributeType type() {
+        return type;
+    }
+
+    /** The attribute description without options, from the server schema. */
+    public AttributeDescription description() {
+        return description;
+    }
+
+    /** Whether {@code candidate} is the password attribute's type (by OID, or by name for a placeholder). */
+    public boolean isPassword(AttributeType candidate) {
+        return candidate.matches(type);
+    }
+
+    /** Whether {@code candidate} describes the password attribute, with or without options. */
+    public boolean isPassword(AttributeDescription candidate) {
+        return isPassword(candidate.getAttributeType());
+    }
+
+    /** The entry's stored password values (the attribute without options); empty if it has none. */
+    public Collection<ByteString> storedValues(Entry entry) {
+        Attribute stored = entry.getAttribute(description);
+        return stored == null ? List.of() : stored;
+    }
+
+    /**
+     * Whether {@code clear} is the password of any of the entry's stored values; see the class comment for
+     * the timing.
+     */
+    public boolean anyMatches(Entry entry, ByteSequence clear, Pacer pacer) {
+        return anyMatches(storedValues(entry), clear, pacer);
+    }
+
+    /**
+     * Whether {@code clear} is the password of any of {@code stored}, each checked with its storage scheme.
+     * Every value is checked, even after one matched (see the class comment). A malformed value, or one of
+     * an unknown scheme, matches nothing and does not stop the others from being checked.
+     */
+    public boolean anyMatches(Iterable<ByteString> stored, ByteSequence clear, Pacer pacer) {
+        boolean matched = false;
+        for (ByteString value : stored) {
+            matched |= schemes.verify(clear, value, pacer);
+        }
+        return matched;
+    }
+
+    /**
+     * The values among {@code stored} that {@code clear} is the password of, or that equal it byte for byte
+     * (a modify deleting a password value names it in clear). Every value is checked.
+     */
+    public List<ByteString> storedMatching(Iterable<ByteString> stored, ByteString clear) {
+        List<ByteString> out = new ArrayList<>();
+        for (ByteString value : stored) {
+            boolean equal = value.equals(clear);
+            if (schemes.verify(clear, value) | equal) {
+                out.add(value);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The highest cost of checking a password against the entry's stored values, in PBKDF2 iterations or
+     * their equivalent ({@link PasswordSchemes#workFactor}); 0 if it has none. Reads no secret: the work
+     * factor is in the clear part of each value.
+     */
+    public long highestWorkFactor(Entry entry) {
+        Attribute stored = entry.getAttribute(description);
+        long highest = 0;
+        if (stored != null) {
+            for (ByteString value : stored) {
+                highest = Math.max(highest, schemes.workFactor(value));
+            }
+        }
+        return highest;
+    }
+
+    /**
+     * Whether {@code filter} may test the password attribute anywhere: an assertion on it (with or without
+     * options, under any of its names or its OID) inside any AND, OR or NOT; an extensible match that names
+     * no attribute, which tests all of them; a description that does not parse, or a filter type not known.
+     * The doubtful cases answer yes: callers hide the attribute from such filters, and a needless hiding
+     * only costs a copy of each candidate entry.
+     */
+    public boolean mentionedIn(Filter filter) {
+        return filter.accept(mentions, null);
+    }
+
+    private boolean isPasswordDescription(String attributeDescription) {
+        try {
+            return isPassword(AttributeDescription.valueOf(attributeDescription, lenientSchema));
+        } catch (LocalizedIllegalArgumentException e) {
+            return true;
+        }
+    }
+
+    /** Walks a filter: true where a component may test the password attribute. */
+    private final class MentionsPassword implements FilterVisitor<Boolean, Void> {
+        @Override
+        public Boolean visitAndFilter(Void p, List<Filter> subFilters) {
+            return anyMentions(subFilters);
+        }
+
+        @Override
+        public Boolean visitOrFilter(Void p, List<Filter> subFilters) {
+            return anyMentions(subFilters);
+        }
+
+        @Override
+        public Boolean visitNotFilter(Void p, Filter subFilter) {
+            return subFilter.accept(this, p);
+        }
+
+        private boolean anyMentions(List<Filter> subFilters) {
+            for (Filter f : subFilters) {
+                if (f.accept(this, null)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public Boolean visitApproxMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitEqualityMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitGreaterOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitLessOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitPresentFilter(Void p, String attributeDescription) {
+            return isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitSubstringsFilter(Void p, String attributeDescription, ByteString initialSubstring,
+                                             List<ByteString> anySubstrings, ByteString finalSubstring) {
+            return isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitExtensibleMatchFilter(Void p, String matchingRule, String attributeDescription,
+                                                  ByteString assertionValue, boolean dnAttributes) {
+            // Without an attribute the rule is applied to every attribute of the entry, the password too.
+            return attributeDescription == null || isPasswordDescription(attributeDescription);
+        }
+
+        @Override
+        public Boolean visitUnrecognizedFilter(Void p, byte filterTag, ByteString filterBytes) {
+            return true;
+        }
+    }
+}
