@@ -36,7 +36,7 @@ maven_fetch com.unboundid:unboundid-ldapsdk:7.0.5 "$JAR_NAME"
 
 OUT=$(mktemp "${TMPDIR:-/tmp}/authrate.XXXXXX")
 trap 'rm -f "$OUT"' EXIT
-# -I counts only the intervals after the warm-up; -f is required but unused with --bindOnly.
+# --numIntervals counts only the intervals after the warm-up; --filter is required but unused with --bindOnly.
 "${PIN[@]}" timeout --kill-after=10 $((WARM + SECS + 30)) "${JAVA:-java}" ${CLIENT_JAVA_OPTS:-} -cp "$PEERS_DIR/dl/$JAR_NAME" \
     com.unboundid.ldap.sdk.examples.AuthRate --hostname "$HOST" --port "$PORT" --bindOnly \
     --baseDN "uid=user.[0-$((USERS - 1))],ou=People,dc=example,dc=com" --credentials password \
@@ -55,4 +55,4 @@ awk -v t="$THREADS" -v rc="$rc" -v measured=$(( WARM == 0 )) '
   END {
     if (!n || rc != 0) { printf "RESULT tool=unboundid threads=%s FAILED exit=%s\n", t, rc; exit 1 }
     printf "RESULT tool=unboundid threads=%s binds_per_s=%.1f mean_ms=%.3f errors_per_s=%.1f\n", t, b, m, e / n
-  }' "$OUT"
+  }' "$OUT" || die 1 "no figures: does a server holding the sample users listen on $HOST:$PORT? (the tool's output is above)"
