@@ -227,8 +227,8 @@ def main():
     secs = sorted({r["secs"] for r in rows})
     warm = sorted({r["warm"] for r in rows})
 
-    checkout = os.path.dirname(HERE)
-    script = os.path.join(HERE, "peer-matrix.sh")
+    # Written for a reader with their own clone: the checkout's location on the measuring machine means nothing there.
+    script = "<checkout>/benchmarks/peer-matrix.sh"
     env = []
     for k, d in (("reps", "3"), ("secs", "30"), ("warm", "10"), ("threads", "1 16 200"),
                  ("pins", "pinned unpinned"), ("servers", "bindfirst slapd opendj"), ("prewarm", "20")):
@@ -245,18 +245,19 @@ def main():
     if short:
         md.append(f"**A short verification run ({reps} repetition(s), {'/'.join(secs)} s windows): it checks that the "
                   f"script works, its figures are not results to quote.**\n")
-    md.append("To reproduce (as root, from a scratch folder outside the checkout; the peers' scripts write `./.peers/`):\n")
+    md.append("To reproduce (as root, from a scratch folder outside the checkout; the peer servers' files go to `./.peers/`):\n")
     md.append("```sh")
     md.append("mkdir -p ~/peerwork && cd ~/peerwork")
     md.append(f"{' '.join(env) + ' ' if env else ''}{script}")
     if env:
         md.append(f"# the full matrix (REPS=3, SECS=30, WARM=10, threads 1 16 200, pinned and unpinned): {script}")
     md.append(f"# the tables and chart again, from the CSV:")
-    md.append(f"python3 {os.path.join(HERE, 'peer-matrix-report.py')} --run {chosen[-1]}")
+    md.append(f"python3 <checkout>/benchmarks/peer-matrix-report.py --run {chosen[-1]}")
     md.append("```\n")
-    md.append("It starts what is not running (`bin/start-ds --port 1391`; `../shared/peers/setup-slapd.sh`; "
-              "OpenDJ from `./.peers/opendj` or `../shared/peers/setup-opendj.sh`) and stops only what it started. "
-              "Load: `../shared/peers/authrate.sh` = UnboundID AuthRate 7.0.5 `--bindOnly`, each thread re-binding "
+    md.append("It starts what is not running (`bin/start-ds --port 1391`; `benchmarks/peers/setup-slapd.sh`, which "
+              "installs Debian's slapd; `benchmarks/peers/setup-opendj.sh`, which installs OpenDJ from Maven Central "
+              "into `./.peers/opendj` once) and stops only what it started. "
+              "Load: `benchmarks/peers/authrate.sh` = UnboundID AuthRate 7.0.5 `--bindOnly`, each thread re-binding "
               "on one persistent connection as a random `uid=user.[0-4999],ou=People,dc=example,dc=com` "
               "(AuthRate also opens one idle connection per thread: 200 threads = 400 TCP connections). "
               "Servers run back to back within each cell, the first one rotating with the repetition. "

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Side-by-side bind benchmark: bindfirst, OpenLDAP slapd and OpenDJ 5.0.3 on this machine, loopback only.
 #
-#   mkdir -p ~/peerwork && cd ~/peerwork          # a scratch folder OUTSIDE the checkout (the peers write ./.peers/)
-#   /work/main/benchmarks/peer-matrix.sh          # full matrix: 3 reps x 3 thread counts x 2 pinnings x 3 servers
+#   mkdir -p ~/peerwork && cd ~/peerwork    # a scratch folder OUTSIDE the checkout: the peers' files go to ./.peers/
+#   <checkout>/benchmarks/peer-matrix.sh    # full matrix: 3 reps x 3 thread counts x 2 pinnings x 3 servers
+#   <checkout>/benchmarks/peer-matrix.sh --help
 #
 # For rep in 1..REPS, threads in THREADS, pin in PINS, the same load runs against every server in SERVERS,
-# back to back (the starting server rotates with the rep, so no server always runs first): the peers'
+# back to back (the starting server rotates with the rep, so no server always runs first): benchmarks/peers/
 # authrate.sh, i.e. UnboundID AuthRate --bindOnly, random uid=user.[0-4999],ou=People,dc=example,dc=com,
 # password "password", SECS measured seconds after WARM seconds of warm-up. AuthRate opens two TCP
 # connections per thread (one stays idle in --bindOnly mode): 200 threads = 400 connections, 200 binding.
@@ -19,9 +20,10 @@
 # server/threads/pin, ratios bindfirst/slapd and bindfirst/OpenDJ) and RESULTS/peer-matrix.svg.
 #
 # Servers: each one that is not running is started (bindfirst: bin/start-ds --port 1391, building first if
-# needed; slapd: PEERS/setup-slapd.sh; OpenDJ: its existing ./.peers/opendj install is started, or
-# PEERS/setup-opendj.sh with START=1 installs it, ~84 MB download + 40-90 s). At the end only the servers this
-# script started are stopped (bin/stop-ds, PEERS/stop-peers.sh), unless KEEP=1. Running servers are reused.
+# needed; slapd: peers/setup-slapd.sh, which installs Debian's slapd the first time; OpenDJ: peers/setup-opendj.sh,
+# which starts its existing ./.peers/opendj install or makes one, ~84 MB download + 1-2 min). At the end only the
+# servers this script started are stopped (bin/stop-ds, peers/stop-peers.sh), unless KEEP=1. Running servers
+# are reused. Everything the peers create goes under ./.peers (PEERS_DIR), outside the checkout.
 #
 # Env (defaults):
 #   REPS=3  THREADS="1 16 200"  PINS="pinned unpinned"  SECS=30  WARM=10  (SECS, WARM: multiples of 5; SECS >= 5)
@@ -29,18 +31,23 @@
 #   PREWARM=20   one unrecorded 16-thread run of PREWARM s per server before the matrix (JIT warm-up); 0 = none
 #   SKIP_SETUP=1 start nothing: every server in SERVERS must already run
 #   KEEP=1       leave running the servers this script started
-#   OPENDJ_FRESH=1  re-install OpenDJ with setup-opendj.sh even if ./.peers/opendj exists
+#   OPENDJ_FRESH=1  re-install OpenDJ (setup-opendj.sh --fresh) even if ./.peers/opendj exists
 #   BUILD_WAIT=1800  BUSY_WAIT=600   s to wait for a Maven build in the checkout / for the checkout's instance on
 #                another port (another session's) to end before starting bindfirst
 #   BINDFIRST_PORT=1391 SLAPD_PORT=3389 OPENDJ_PORT=1389   SERVER_CPU=0 CLIENT_CPU=1
-#   PEERS=<checkout>/../shared/peers   RESULTS=<checkout>/benchmarks/peer-results
+#   RESULTS=<checkout>/benchmarks/peer-results   PEERS_DIR=./.peers
 #   REPORT_ONLY=1  only regenerate the markdown and SVG from the CSV (RUN=<id> picks a run; default the latest)
 # Duration of the full run: REPS x |THREADS| x |PINS| x |SERVERS| x (WARM + SECS + PAUSE + ~2.3 s), i.e.
 # 54 x ~44.3 s = ~40 min with the defaults, plus PREWARM (~1.5 min) and starting the servers: ~42 min.
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+  "") ;;
+  *) echo "peer-matrix.sh takes no arguments, only environment variables (see --help)" >&2; exit 2 ;;
+esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 MAIN=$(cd "$HERE/.." && pwd)
-PEERS=$(cd "${PEERS:-$MAIN/../shared/peers}" && pwd)
+PEERS=$HERE/peers
 RESULTS=${RESULTS:-$HERE/peer-results}
 mkdir -p "$RESULTS"; RESULTS=$(cd "$RESULTS" && pwd)
 CSV=$RESULTS/peer-matrix.csv
@@ -50,12 +57,9 @@ if [[ "${REPORT_ONLY:-0}" == 1 ]]; then
   exec "${REPORT[@]}" ${RUN:+--run "$RUN"}
 fi
 
-case "$PWD/" in
-  "$MAIN"/*) echo "Run this from a scratch folder outside $MAIN (the peers' scripts write ./.peers/), e.g.:" >&2
-             echo "  mkdir -p ~/peerwork && cd ~/peerwork && $0" >&2; exit 2 ;;
-esac
-# The peers' helpers (pid_alive, wait_port) and PEERS_DIR (./.peers, absolute).
-source "$PEERS/common.sh"
+# The peers' helpers (pid_alive, wait_port) and PEERS_DIR (./.peers, absolute; refused inside the checkout).
+source "$PEERS/_lib.sh"
+init_work_dir
 
 REPS=${REPS:-3}; THREADS=${THREADS:-1 16 200}; PINS=${PINS:-pinned unpinned}
 SECS=${SECS:-30}; WARM=${WARM:-10}; PAUSE=${PAUSE:-2}; PREWARM=${PREWARM:-20}; ORDER=${ORDER:-rotate}
@@ -63,7 +67,7 @@ SERVERS=${SERVERS:-bindfirst slapd opendj}
 SERVER_CPU=${SERVER_CPU:-0}; CLIENT_CPU=${CLIENT_CPU:-1}
 export SLAPD_PORT=${SLAPD_PORT:-3389} OPENDJ_PORT=${OPENDJ_PORT:-1389}
 BINDFIRST_PORT=${BINDFIRST_PORT:-1391}
-unset TOOL CLIENT_CPUS   # always the UnboundID tool; pinning of the client is set per run
+unset CLIENT_CPUS   # pinning of the client is set per run
 (( SECS >= 5 && SECS % 5 == 0 && WARM % 5 == 0 && PREWARM % 5 == 0 )) || {
   echo "SECS (>= 5), WARM and PREWARM must be multiples of 5 (AuthRate reports every 5 s)" >&2; exit 2; }
 for s in $SERVERS; do case $s in bindfirst|slapd|opendj) ;; *) echo "unknown server '$s' in SERVERS" >&2; exit 2 ;; esac; done
@@ -124,21 +128,12 @@ start_server() {
       log "starting bindfirst: (cd $MAIN && bin/start-ds --port $BINDFIRST_PORT)"
       (cd "$MAIN" && bin/start-ds --port "$BINDFIRST_PORT") ;;
     slapd)
-      local skip_apt=0
-      command -v slapd >/dev/null && command -v slapadd >/dev/null && command -v ldapwhoami >/dev/null && skip_apt=1
-      log "starting slapd: SKIP_APT=$skip_apt $PEERS/setup-slapd.sh (fresh load of $PEERS_DIR/users-5000.ldif)"
-      SKIP_APT=$skip_apt "$PEERS/setup-slapd.sh" 2>&1 | sed 's/^/  slapd setup: /' ;;
+      log "starting slapd: $PEERS/setup-slapd.sh (fresh load of $PEERS_DIR/users-5000.ldif)"
+      "$PEERS/setup-slapd.sh" 2>&1 | sed 's/^/  slapd setup: /' ;;
     opendj)
-      [[ -n "${OPENDJ_JAVA_HOME:-}" || -z "${JAVA_HOME:-}" ]] || export OPENDJ_JAVA_HOME=$JAVA_HOME
-      if [[ "${OPENDJ_FRESH:-0}" != 1 && -x "$PEERS_DIR/opendj/bin/start-ds" ]] && \
-         grep -q '^ds-cfg-listen-address: 127.0.0.1' "$PEERS_DIR/opendj/config/config.ldif" 2>/dev/null; then
-        log "starting the existing OpenDJ install: $PEERS_DIR/opendj/bin/start-ds --quiet"
-        "$PEERS_DIR/opendj/bin/start-ds" --quiet
-        wait_port "$OPENDJ_PORT" 60
-      else
-        log "installing and starting OpenDJ: START=1 $PEERS/setup-opendj.sh (40-90 s, downloads 84 MB the first time)"
-        START=1 "$PEERS/setup-opendj.sh" 2>&1 | sed 's/^/  opendj setup: /'
-      fi ;;
+      local fresh=(); [[ "${OPENDJ_FRESH:-0}" == 1 ]] && fresh=(--fresh)
+      log "starting OpenDJ: $PEERS/setup-opendj.sh ${fresh[*]} (installs it first if needed: 1-2 min, 84 MB download)"
+      "$PEERS/setup-opendj.sh" ${fresh[@]+"${fresh[@]}"} 2>&1 | sed 's/^/  opendj setup: /' ;;
   esac
   [[ -n "$(server_pid "$name")" ]] || { echo "$name did not start (no live pid in ${PIDFILE[$name]})" >&2; return 1; }
   STARTED[$name]=1
@@ -179,12 +174,8 @@ cleanup() {
   if [[ "${KEEP:-0}" != 1 ]]; then
     if [[ -n "${STARTED[bindfirst]:-}" ]]; then stop_bindfirst "${SPID[bindfirst]:-$(server_pid bindfirst)}"; fi
     if [[ -n "${STARTED[slapd]:-}${STARTED[opendj]:-}" ]]; then
-      # stop-peers.sh stops the pids in both pid files; point the one we did not start elsewhere.
-      local none=$PEERS_DIR/not-started-by-peer-matrix
       log "stopping ${STARTED[slapd]:+slapd }${STARTED[opendj]:+OpenDJ }(started by this script)"
-      SLAPD_WORK=$([[ -n "${STARTED[slapd]:-}" ]] && echo "$PEERS_DIR/slapd" || echo "$none") \
-      OPENDJ_WORK=$([[ -n "${STARTED[opendj]:-}" ]] && echo "$PEERS_DIR/opendj" || echo "$none") \
-        "$PEERS/stop-peers.sh" || true
+      "$PEERS/stop-peers.sh" ${STARTED[slapd]:+slapd} ${STARTED[opendj]:+opendj} || true
     fi
   elif (( ${#STARTED[@]} )); then
     log "KEEP=1: leaving running what this script started: ${!STARTED[*]}"

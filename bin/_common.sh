@@ -38,22 +38,11 @@ server_classpath() {
   echo "$(ls "$SERVER_JAR_DIR"/opendj-backend-je-*.jar | head -n 1):$SERVER_JAR_DIR/lib/*"
 }
 
-# Raise the open-files limit as far as the hard limit allows: every connection is a file descriptor.
-# Raises the open-files limit as far as the hard limit allows, and warns when it is below the configured
-# maximum number of client connections plus a reserve for the database, the logs and the JVM: each client
-# connection is a file descriptor, and a server out of them silently stops accepting.
-FD_RESERVE=256
+# Raises the soft open-files limit to the hard limit: each client connection is a file descriptor, and a
+# server out of them stops accepting without a word from the transport. Whether the limit can hold the
+# configured maximum of client connections is the server's to say: it checks at start, against the
+# configuration it actually loaded (--config FILE included) and the limit its own process got, and
+# warns in logs/server.out, which bin/start-ds shows.
 raise_open_files() {
-  local hard max config="$ROOT/config/config.ldif"
-  hard=$(ulimit -Hn)
-  ulimit -n "$hard" 2>/dev/null || true
-  max=$(sed -n 's/^ds-cfg-max-allowed-client-connections:[[:space:]]*\([0-9]*\).*/\1/p' "$config" 2>/dev/null | head -n 1)
-  max=${max:-16384}
-  local soft
-  soft=$(ulimit -n)
-  if [[ $soft != unlimited ]] && (( soft < max + FD_RESERVE )); then
-    echo "Warning: the open-files limit is $soft (hard limit $hard), below the $max client connections" \
-      "allowed by config/config.ldif (ds-cfg-max-allowed-client-connections) plus $FD_RESERVE for the" \
-      "server itself. Raise it (ulimit -Hn, /etc/security/limits.conf, LimitNOFILE=) or lower that setting." >&2
-  fi
+  ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 }
