@@ -35,8 +35,8 @@ public final class AddOperation extends WriteOperation {
     /** The entry as it will be stored, built by {@link #prepare}. */
     private Entry entry;
 
-    public AddOperation(ServerContext server, Session connection, int messageId, AddRequest request) {
-        super(server, connection, messageId);
+    public AddOperation(ServerContext server, Session session, int messageId, AddRequest request) {
+        super(server, session, messageId);
         this.request = request;
     }
 

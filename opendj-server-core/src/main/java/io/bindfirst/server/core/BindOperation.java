@@ -40,9 +40,9 @@ public class BindOperation extends Operation {
     private DN bindDN;
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
 
-    public BindOperation(ServerContext server, Session connection, int messageId, int version,
+    public BindOperation(ServerContext server, Session session, int messageId, int version,
                          GenericBindRequest request) {
-        super(server, connection, messageId);
+        super(server, session, messageId);
         this.version = version;
         this.request = request;
     }
@@ -66,7 +66,7 @@ public class BindOperation extends Operation {
     /** RFC 4513 4: whatever its outcome, a bind ends the previous authentication. */
     @Override
     protected void prepare() {
-        connection.resetAuthentication();
+        session.resetAuthentication();
     }
 
     @Override
@@ -145,13 +145,13 @@ public class BindOperation extends Operation {
                 // A write committed while this bind ran and its post-response scan may have missed this
                 // connection: the entry is gone, renamed or disabled, so the bind must fail (the race
                 // described in WriteEpoch).
-                connection.resetAuthentication();
+                session.resetAuthentication();
                 outcome = AuthenticationInfo.ANONYMOUS;
                 return invalidCredentials();
             }
             return result;
         } catch (BackendException e) {
-            connection.resetAuthentication();
+            session.resetAuthentication();
             return errorResult(e.resultCode(), e.getMessage());
         }
     }
@@ -164,7 +164,7 @@ public class BindOperation extends Operation {
     private Result success(AuthenticationInfo info) {
         outcome = info;
         if (!info.isAnonymous()) {
-            connection.authenticated(info);
+            session.authenticated(info);
         }
         BindResult result = Responses.newBindResult(ResultCode.SUCCESS);
         if (wantsAuthzId) {

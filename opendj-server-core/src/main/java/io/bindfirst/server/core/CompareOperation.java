@@ -27,8 +27,8 @@ import io.bindfirst.server.plugin.OperationType;
 public final class CompareOperation extends Operation {
     private final CompareRequest request;
 
-    public CompareOperation(ServerContext server, Session connection, int messageId, CompareRequest request) {
-        super(server, connection, messageId);
+    public CompareOperation(ServerContext server, Session session, int messageId, CompareRequest request) {
+        super(server, session, messageId);
         this.request = request;
     }
 

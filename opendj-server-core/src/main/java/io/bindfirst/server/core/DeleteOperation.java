@@ -25,8 +25,8 @@ public final class DeleteOperation extends WriteOperation {
 
     private final DeleteRequest request;
 
-    public DeleteOperation(ServerContext server, Session connection, int messageId, DeleteRequest request) {
-        super(server, connection, messageId);
+    public DeleteOperation(ServerContext server, Session session, int messageId, DeleteRequest request) {
+        super(server, session, messageId);
         this.request = request;
     }
 

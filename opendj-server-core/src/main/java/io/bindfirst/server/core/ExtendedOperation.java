@@ -20,9 +20,9 @@ import io.bindfirst.server.virtual.VirtualEntries;
 public final class ExtendedOperation extends Operation {
     private final ExtendedRequest<?> request;
 
-    public ExtendedOperation(ServerContext server, Session connection, int messageId,
+    public ExtendedOperation(ServerContext server, Session session, int messageId,
                              ExtendedRequest<?> request) {
-        super(server, connection, messageId);
+        super(server, session, messageId);
         this.request = request;
     }
 
@@ -38,7 +38,7 @@ public final class ExtendedOperation extends Operation {
                 return errorResult(ResultCode.PROTOCOL_ERROR, "The Who am I? request takes no value");
             }
             return Responses.newWhoAmIExtendedResult(ResultCode.SUCCESS)
-                    .setAuthorizationID(connection.authentication().authzId());
+                    .setAuthorizationID(session.authentication().authzId());
         }
         // RFC 4511 4.12: an unrecognized request name gets protocolError.
         return errorResult(ResultCode.PROTOCOL_ERROR,

@@ -35,9 +35,9 @@ public final class ModifyDNOperation extends WriteOperation {
     private final ModifyDNRequest request;
     private DN newDN;
 
-    public ModifyDNOperation(ServerContext server, Session connection, int messageId,
+    public ModifyDNOperation(ServerContext server, Session session, int messageId,
                              ModifyDNRequest request) {
-        super(server, connection, messageId);
+        super(server, session, messageId);
         this.request = request;
     }
 

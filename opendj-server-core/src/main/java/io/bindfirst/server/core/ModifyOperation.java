@@ -38,8 +38,8 @@ public final class ModifyOperation extends WriteOperation {
 
     private final ModifyRequest request;
 
-    public ModifyOperation(ServerContext server, Session connection, int messageId, ModifyRequest request) {
-        super(server, connection, messageId);
+    public ModifyOperation(ServerContext server, Session session, int messageId, ModifyRequest request) {
+        super(server, session, messageId);
         this.request = request;
     }
 

@@ -33,7 +33,8 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private static final Result LATER = Responses.newResult(ResultCode.OTHER);
 
     protected final ServerContext server;
-    protected final Session connection;
+    /** The connection the request came on. */
+    protected final Session session;
     protected final int messageId;
     protected final long operationId;
     protected final long startNanos;
@@ -43,11 +44,11 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private ResultCode resultCode;
     private EntryChange change;
 
-    protected Operation(ServerContext server, Session connection, int messageId) {
+    protected Operation(ServerContext server, Session session, int messageId) {
         this.server = server;
-        this.connection = connection;
+        this.session = session;
         this.messageId = messageId;
-        this.operationId = connection.nextOperationId();
+        this.operationId = session.nextOperationId();
         this.startNanos = System.nanoTime();
     }
 
@@ -80,7 +81,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     @Override
     public final void run() {
-        requester = connection.authentication();
+        requester = session.authentication();
         Result result;
         try {
             prepare();
@@ -101,7 +102,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     /** A bug or an unexpected SDK failure: the client gets a clean error, never a dropped connection. */
     private Result unexpected(RuntimeException e) {
-        LOG.error("{} on connection {} failed", kind(), connection.id(), e);
+        LOG.error("{} on connection {} failed", kind(), session.id(), e);
         return errorResult(ResultCode.OTHER, "The server could not process the request");
     }
 
@@ -126,7 +127,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     /** Answers without running, when no worker can take the operation. */
     public final void rejectBusy() {
-        requester = connection.authentication();
+        requester = session.authentication();
         prepare();
         finish(errorResult(ResultCode.BUSY, "The server is too busy to process the request; try again"));
     }
@@ -150,11 +151,11 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     private void finish(Result result) {
         resultCode = result.getResultCode();
-        connection.operationDone(this);
+        session.operationDone(this);
         server.plugins().invokePost(PluginPhase.POST_OPERATION, this);
         long etime = System.nanoTime() - startNanos;
         try {
-            server.accessLog().log(new AccessRecord(System.currentTimeMillis(), kind(), connection.id(),
+            server.accessLog().log(new AccessRecord(System.currentTimeMillis(), kind(), session.id(),
                     operationId, messageId, logDN(), resultCode.intValue(), etime, logDetails(result)));
             if (!abandoned) {
                 sink.send(result);
@@ -190,7 +191,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     @Override
     public long connectionId() {
-        return connection.id();
+        return session.id();
     }
 
     @Override

@@ -47,9 +47,9 @@ public final class PasswordModifyOperation extends WriteOperation {
     /** The new password as stored, encoded by {@link #prepare} before the transaction. */
     private ByteString stored;
 
-    public PasswordModifyOperation(ServerContext server, Session connection, int messageId,
+    public PasswordModifyOperation(ServerContext server, Session session, int messageId,
                                    ExtendedRequest<?> request) {
-        super(server, connection, messageId);
+        super(server, session, messageId);
         this.raw = request;
     }
 

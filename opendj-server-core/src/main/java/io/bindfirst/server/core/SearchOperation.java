@@ -35,8 +35,8 @@ public final class SearchOperation extends Operation {
     private final SearchRequest request;
     private int entriesSent;
 
-    public SearchOperation(ServerContext server, Session connection, int messageId, SearchRequest request) {
-        super(server, connection, messageId);
+    public SearchOperation(ServerContext server, Session session, int messageId, SearchRequest request) {
+        super(server, session, messageId);
         this.request = request;
     }
 
@@ -47,7 +47,7 @@ public final class SearchOperation extends Operation {
 
     @Override
     protected Result execute() {
-        AuthenticationInfo auth = connection.authentication();
+        AuthenticationInfo auth = session.authentication();
         ServerConfig.Limits limits = server.config().limits();
         // A user's own limits (ds-rlim-*) replace the server-wide ones; root users have none.
         int serverSize = auth.root() ? 0 : auth.sizeLimit() >= 0 ? auth.sizeLimit() : limits.sizeLimit();

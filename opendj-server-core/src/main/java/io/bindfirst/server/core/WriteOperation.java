@@ -40,8 +40,8 @@ import io.bindfirst.server.pwd.PasswordValues;
  */
 abstract class WriteOperation extends Operation {
 
-    protected WriteOperation(ServerContext server, Session connection, int messageId) {
-        super(server, connection, messageId);
+    protected WriteOperation(ServerContext server, Session session, int messageId) {
+        super(server, session, messageId);
     }
 
     @Override
