@@ -73,8 +73,8 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
  * ({@link BenchSettings#DEFAULT_SLOW_ITERATIONS}, about 2 s of CPU per bind on the 2-core machine where it
  * was measured), {@code rootDN} ("cn=Directory Manager") and {@code rootPassword} ("password").</li>
  * </ul>
- * Those reach the forked test JVM only through the surefire {@code systemPropertyVariables} of this
- * module's pom. {@code benchmarks/bind-bench.sh} runs it with options.
+ * Surefire passes those given to Maven ({@code -Dbind.bench.threads=200}) on to the forked test JVM.
+ * {@code benchmarks/bind-bench.sh} runs it with options.
  *
  * <p>Each run prints one {@code BIND-BENCH} line and writes it to {@code target/bind-bench/}: a row appended
  * to {@code bind-bench-v3.csv} and one JSON file named after the label and the time (with the merged
