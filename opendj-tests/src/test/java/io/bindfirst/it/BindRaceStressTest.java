@@ -125,6 +125,9 @@ public class BindRaceStressTest {
                 }
                 pool.shutdownNow();
             }
+            // The last write's post-response plugin may still be disconnecting its connections when its
+            // response has arrived (the delete of a renamed entry ends each rename round): let it settle.
+            Poll.within(SETTLE, () -> staleRegistrations(server) == 0);
             int registryStale = staleRegistrations(server);
             long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
             System.out.printf("bind race: %d interleavings (%d writes) in %d s, %d binds succeeded before their "

@@ -99,7 +99,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
             return RxJavaStreams.emptyStream();
         }
         connection.operationStarted(op);
-        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection, workQueue));
+        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), workQueue));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */

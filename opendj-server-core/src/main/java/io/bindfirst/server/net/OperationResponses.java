@@ -56,10 +56,6 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
     /** A request for no demand (rule 3.9): its error is signalled by the drain loop, never over an onNext. */
     private volatile IllegalArgumentException invalidRequest;
 
-    OperationResponses(Operation operation, ClientConnection connection, WorkQueue workQueue) {
-        this(operation, connection.slots(), workQueue);
-    }
-
     /**
      * @param slots the limit on outstanding operations of the operation's connection, whose slot the
      *              operation frees when it finishes

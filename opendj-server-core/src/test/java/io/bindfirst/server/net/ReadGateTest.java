@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -18,7 +19,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.filterchain.BaseFilter;
@@ -28,6 +28,7 @@ import org.glassfish.grizzly.filterchain.NextAction;
 import org.testng.annotations.AfterMethod;
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.testsupport.Poll;
 import io.bindfirst.server.work.WorkQueue;
 import io.bindfirst.server.work.WorkerPool;
 
@@ -67,11 +68,11 @@ public class ReadGateTest {
         Client b = gate.client();
         Client c = gate.client();
         a.send("A");
-        awaitTrue(() -> gate.readGate.parked() == 1, "A's read parked");
+        Poll.until("A's read parked", Duration.ofSeconds(30), () -> gate.readGate.parked() == 1);
         b.send("B");
-        awaitTrue(() -> gate.readGate.parked() == 2, "B's read parked");
+        Poll.until("B's read parked", Duration.ofSeconds(30), () -> gate.readGate.parked() == 2);
         c.send("C");
-        awaitTrue(() -> gate.readGate.parked() == 3, "C's read parked");
+        Poll.until("C's read parked", Duration.ofSeconds(30), () -> gate.readGate.parked() == 3);
         assertNull(gate.reads.poll(), "nothing passes the gate while the queue is saturated");
 
         held.releaseAll();
@@ -89,7 +90,7 @@ public class ReadGateTest {
         Held held = hold(workers, 4);
         assertTrue(workers.saturated());
         gate.client().send("A");
-        awaitTrue(() -> gate.readGate.parked() == 1, "the read parked");
+        Poll.until("the read parked", Duration.ofSeconds(30), () -> gate.readGate.parked() == 1);
 
         held.release(0);
         held.awaitRunning(1); // so the first one's end, and what it told the gate, are over
@@ -158,17 +159,6 @@ public class ReadGateTest {
             fail("no read passed the gate");
         }
         return read;
-    }
-
-    /** Waits for what the selector thread does after a client's write; fails only if it never happens. */
-    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("never happened: " + what);
-            }
-            Thread.sleep(1);
-        }
     }
 
     /** Queues {@code n} tasks that hold their worker until released, one by one or all. */
