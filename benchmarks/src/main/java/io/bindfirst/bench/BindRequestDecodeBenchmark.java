@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.io.ASN1;
-import org.forgerock.opendj.io.ASN1Reader;
 import org.forgerock.opendj.io.AbstractLDAPMessageHandler;
 import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.ByteString;

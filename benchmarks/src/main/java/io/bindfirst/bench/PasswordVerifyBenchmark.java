@@ -46,7 +46,8 @@ public class PasswordVerifyBenchmark {
             throw new IllegalStateException("the benchmark's own password does not verify: " + stored);
         }
         if (scheme.equals(Pbkdf2HmacSha256Scheme.NAME)
-                && !stored.toString().startsWith("{" + scheme + "}" + Pbkdf2HmacSha256Scheme.DEFAULT_ITERATIONS + ":")) {
+                && !stored.toString().startsWith(
+                        "{" + scheme + "}" + Pbkdf2HmacSha256Scheme.DEFAULT_ITERATIONS + ":")) {
             throw new IllegalStateException("expected the default iteration count: " + stored);
         }
     }

@@ -20,7 +20,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.bindfirst.bench.RegistryThreads [JMH options]
- * java -Dbench.threads=1,8 -cp benchmarks/target/benchmarks.jar io.bindfirst.bench.RegistryThreads -p shape=serviceAccount
+ * java -Dbench.threads=1,8 -cp benchmarks/target/benchmarks.jar io.bindfirst.bench.RegistryThreads \
+ *     -p shape=serviceAccount
  * </pre>
  *
  * Thread counts come from {@code -Dbench.threads} (default 1,2,4,8,32); any arguments are ordinary JMH

@@ -98,7 +98,8 @@ public final class Launcher {
 
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--benchmark-bind-ceiling]");
+        System.err.println(
+                "usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--benchmark-bind-ceiling]");
         System.exit(2);
     }
 }

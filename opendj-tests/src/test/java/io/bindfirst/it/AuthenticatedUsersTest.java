@@ -101,7 +101,8 @@ public class AuthenticatedUsersTest {
         try (LDAPConnection t1 = server.bindAs("uid=t1,ou=Team,dc=example,dc=com", "pw-t1-x");
              LDAPConnection t2 = server.bindAs("uid=t2,ou=Team,dc=example,dc=com", "pw-t2-x");
              LDAPConnection bystander = server.bindAs(TestServer.user(8), "password")) {
-            com.unboundid.ldap.sdk.DeleteRequest del = new com.unboundid.ldap.sdk.DeleteRequest("ou=Team,dc=example,dc=com");
+            com.unboundid.ldap.sdk.DeleteRequest del =
+                    new com.unboundid.ldap.sdk.DeleteRequest("ou=Team,dc=example,dc=com");
             del.addControl(new com.unboundid.ldap.sdk.controls.SubtreeDeleteRequestControl());
             root.delete(del);
             awaitDisconnect(t1);

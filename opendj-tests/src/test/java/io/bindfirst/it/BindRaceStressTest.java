@@ -163,8 +163,9 @@ public class BindRaceStressTest {
     private static int staleRegistrations(TestServer server) throws Exception {
         Backend backend = server.server().context().backends().userBackends().get(0);
         int stale = 0;
+        DN suffix = DN.valueOf("dc=example,dc=com");
         for (Map.Entry<DN, BoundConnection> e
-                : server.server().context().authenticatedUsers().connectionsAtOrBelow(DN.valueOf("dc=example,dc=com"))) {
+                : server.server().context().authenticatedUsers().connectionsAtOrBelow(suffix)) {
             if (!backend.entryExists(e.getKey()) && !e.getValue().isClosed()) {
                 stale++;
             }

@@ -47,7 +47,8 @@ public class InFlightOperationsTest {
                 c.send(RawLdap.search(id, TestServer.PEOPLE, "(description=nothing " + id + ")"));
             }
             for (int i = 0; i < 5; i++) {
-                assertEquals(c.read(LDAPMessage.PROTOCOL_OP_TYPE_SEARCH_RESULT_DONE).getSearchResultDoneProtocolOp().getResultCode(), 0);
+                assertEquals(c.read(LDAPMessage.PROTOCOL_OP_TYPE_SEARCH_RESULT_DONE)
+                        .getSearchResultDoneProtocolOp().getResultCode(), 0);
             }
         }
         assertEquals(SlowSearchBackendProvider.MOST_ACTIVE.get(), 2, "searches running at once on one connection");

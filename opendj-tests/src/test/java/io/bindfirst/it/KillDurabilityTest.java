@@ -47,7 +47,8 @@ public class KillDurabilityTest {
         CompletableFuture<Integer> port = new CompletableFuture<>();
         StringBuffer output = new StringBuffer();
         Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
                     output.append(line).append('\n');
                     Matcher m = LISTENING.matcher(line);

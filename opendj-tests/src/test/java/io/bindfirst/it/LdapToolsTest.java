@@ -98,7 +98,8 @@ public class LdapToolsTest {
         assertEquals(count(limited.output(), "dn: "), 3, limited.output());
         assertTrue(limited.output().contains("Size limit exceeded (4)"), limited.output());
 
-        LdapTools.Run schema = run("ldapsearch", "-x", "-LLL", "-H", url, "-s", "base", "-b", "cn=schema", "objectClasses");
+        LdapTools.Run schema =
+                run("ldapsearch", "-x", "-LLL", "-H", url, "-s", "base", "-b", "cn=schema", "objectClasses");
         assertEquals(schema.exit(), 0, schema.output());
         assertTrue(schema.output().contains("NAME 'inetOrgPerson'"), "inetOrgPerson missing");
     }

@@ -76,8 +76,8 @@ public class SlowOperationIsolationTest {
                 long slowDone = slowBind.get(60, TimeUnit.SECONDS);
                 // The expensive bind really was expensive, and all 150 cheap binds finished before it.
                 assertTrue(slowDone > TimeUnit.MILLISECONDS.toNanos(500), "slow bind took " + slowDone / 1e6 + " ms");
-                assertTrue(slowestFast < slowDone, "cheap binds (" + slowestFast / 1e6 + " ms) waited for the slow one ("
-                        + slowDone / 1e6 + " ms)");
+                assertTrue(slowestFast < slowDone, "cheap binds (" + slowestFast / 1e6
+                        + " ms) waited for the slow one (" + slowDone / 1e6 + " ms)");
                 assertEquals(slow.processExtendedOperation(
                         new com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest()).getResultCode(),
                         com.unboundid.ldap.sdk.ResultCode.SUCCESS);

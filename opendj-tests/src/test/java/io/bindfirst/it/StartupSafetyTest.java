@@ -54,7 +54,8 @@ public class StartupSafetyTest {
         }
         try (TestServer server = TestServer.start(5);
              com.unboundid.ldap.sdk.LDAPConnection c = server.connect()) {
-            expectThrows(com.unboundid.ldap.sdk.LDAPException.class, () -> c.bind(TestServer.user(1), "not-the-password"));
+            expectThrows(com.unboundid.ldap.sdk.LDAPException.class,
+                    () -> c.bind(TestServer.user(1), "not-the-password"));
         }
     }
 

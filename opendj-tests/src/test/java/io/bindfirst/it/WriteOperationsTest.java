@@ -5,7 +5,6 @@ import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
-import static org.testng.Assert.expectThrows;
 
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -240,7 +239,8 @@ public class WriteOperationsTest {
 
     @Test
     public void writesSurviveRestart() throws Exception {
-        try (TestServer s = TestServer.start(5); LDAPConnection r = s.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+        try (TestServer s = TestServer.start(5);
+             LDAPConnection r = s.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
             r.add("uid=persist,ou=People,dc=example,dc=com", new Attribute("objectClass", "top", "account"),
                     new Attribute("uid", "persist"));
             r.modify(TestServer.user(1), new Modification(ModificationType.REPLACE, "sn", "Changed"));

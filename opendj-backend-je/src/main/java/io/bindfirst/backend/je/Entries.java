@@ -67,7 +67,8 @@ final class Entries {
     }
 
     /** Like {@link #entryAt(byte[])}, with only the named attributes decoded (the bind path). */
-    Entry entryAt(byte[] key, org.forgerock.opendj.ldap.DN expected, java.util.Set<String> names) throws BackendException {
+    Entry entryAt(byte[] key, org.forgerock.opendj.ldap.DN expected, java.util.Set<String> names)
+            throws BackendException {
         long id = id(null, key);
         if (id < 0) {
             return null;

@@ -69,7 +69,8 @@ public class DnKeysTest {
 
     @Test
     public void equalDnsHaveEqualKeys() throws BackendException {
-        assertEquals(keys.key(dn("CN=A,OU=people,DC=Example,DC=COM")), keys.key(dn("cn=a,ou=People,dc=example,dc=com")));
+        assertEquals(keys.key(dn("CN=A,OU=people,DC=Example,DC=COM")),
+                keys.key(dn("cn=a,ou=People,dc=example,dc=com")));
         assertEquals(keys.key(dn("cn=a+sn=b,dc=com")), keys.key(dn("SN=B+cn=A,dc=com")));
         assertEquals(keys.key(dn("cn=a  b,dc=com")), keys.key(dn("cn=A B,dc=com")));
         assertNotEquals(keys.key(dn("cn=a\\,b,dc=com")), keys.key(dn("cn=a,cn=b,dc=com")));

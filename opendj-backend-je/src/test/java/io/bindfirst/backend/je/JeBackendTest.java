@@ -101,7 +101,8 @@ public class JeBackendTest {
 
     @Test
     public void addErrors() throws BackendException {
-        BackendException noParent = expectThrows(BackendException.class, () -> backend.addEntry(TestSupport.ou(PEOPLE)));
+        BackendException noParent =
+                expectThrows(BackendException.class, () -> backend.addEntry(TestSupport.ou(PEOPLE)));
         assertEquals(noParent.resultCode(), ResultCode.NO_SUCH_OBJECT);
         assertEquals(noParent.getMessage(), "The entry " + PEOPLE
                 + " cannot be added because its parent entry " + SUFFIX + " does not exist");

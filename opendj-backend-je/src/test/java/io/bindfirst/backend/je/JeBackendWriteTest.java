@@ -174,7 +174,8 @@ public class JeBackendWriteTest {
         for (String parent : new String[] {USER1, PEOPLE, SUFFIX}) {
             BackendException e = expectThrows(BackendException.class, () -> backend.deleteEntry(dn(parent), false));
             assertEquals(e.resultCode(), ResultCode.NOT_ALLOWED_ON_NONLEAF, parent);
-            assertEquals(e.getMessage(), "The entry " + parent + " cannot be deleted because it has subordinate entries");
+            assertEquals(e.getMessage(),
+                    "The entry " + parent + " cannot be deleted because it has subordinate entries");
         }
         assertEquals(backend.entryCount(), 7);
         assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(objectClass=*)").size(), 7);

@@ -45,7 +45,8 @@ public interface Backend extends AutoCloseable {
         Entry out = new LinkedHashMapEntry(full.getName());
         for (Attribute a : full.getAllAttributes()) {
             AttributeType t = a.getAttributeDescription().getAttributeType();
-            if (attributeNames.contains(t.getOID()) || attributeNames.contains(t.getNameOrOID().toLowerCase(Locale.ROOT))) {
+            if (attributeNames.contains(t.getOID())
+                    || attributeNames.contains(t.getNameOrOID().toLowerCase(Locale.ROOT))) {
                 out.addAttribute(a);
             }
         }

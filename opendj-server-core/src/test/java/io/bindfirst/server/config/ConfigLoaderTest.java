@@ -95,7 +95,8 @@ public class ConfigLoaderTest {
     public void badPortNamesEntryAndAttribute() {
         ConfigException e = expectThrows(ConfigException.class,
                 () -> loadEdited("ds-cfg-listen-port: 1389", "ds-cfg-listen-port: 99999"));
-        assertTrue(e.getMessage().contains("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config"), e.getMessage());
+        assertTrue(e.getMessage().contains("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config"),
+                e.getMessage());
         assertTrue(e.getMessage().contains("ds-cfg-listen-port"), e.getMessage());
         assertTrue(e.getMessage().contains("99999"), e.getMessage());
     }
@@ -106,7 +107,8 @@ public class ConfigLoaderTest {
                 .backends().get(0).bindCacheEntries(), 0);
         ConfigException e = expectThrows(ConfigException.class,
                 () -> loadEdited("ds-cfg-bind-cache-entries: 10000", "ds-cfg-bind-cache-entries: -1"));
-        assertTrue(e.getMessage().contains("ds-cfg-backend-id=userRoot,cn=Backends,cn=config: ds-cfg-bind-cache-entries"),
+        assertTrue(e.getMessage().contains(
+                "ds-cfg-backend-id=userRoot,cn=Backends,cn=config: ds-cfg-bind-cache-entries"),
                 e.getMessage());
     }
 
@@ -120,7 +122,8 @@ public class ConfigLoaderTest {
     @Test
     public void badBooleanNamesEntryAndAttribute() {
         ConfigException e = expectThrows(ConfigException.class,
-                () -> loadEdited("ds-cfg-allow-clear-text-passwords: false", "ds-cfg-allow-clear-text-passwords: maybe"));
+                () -> loadEdited("ds-cfg-allow-clear-text-passwords: false",
+                        "ds-cfg-allow-clear-text-passwords: maybe"));
         assertTrue(e.getMessage().contains("cn=Password Storage Schemes,cn=config: ds-cfg-allow-clear-text-passwords"),
                 e.getMessage());
     }

@@ -14,12 +14,15 @@ public class FileAccessLogTest {
     @Test
     public void formatsOneLinePerOperation() {
         StringBuilder b = new StringBuilder();
-        FileAccessLog.format(new AccessRecord(0L, "BIND", 3, 0, 1, "uid=a,dc=x", 0, 52_345, "authDN=\"uid=a,dc=x\""), b);
+        FileAccessLog.format(
+                new AccessRecord(0L, "BIND", 3, 0, 1, "uid=a,dc=x", 0, 52_345, "authDN=\"uid=a,dc=x\""), b);
         assertEquals(b.toString(),
-                "[01/Jan/1970:00:00:00 +0000] BIND conn=3 op=0 msgID=1 dn=\"uid=a,dc=x\" result=0 authDN=\"uid=a,dc=x\" etime=0.052\n");
+                "[01/Jan/1970:00:00:00 +0000] BIND conn=3 op=0 msgID=1 dn=\"uid=a,dc=x\" result=0"
+                        + " authDN=\"uid=a,dc=x\" etime=0.052\n");
         b.setLength(0);
         FileAccessLog.format(new AccessRecord(0L, "SEARCH", 3, 1, 2, "dc=x", 4, 1_234_567_890L, ""), b);
-        assertTrue(b.toString().endsWith(" SEARCH conn=3 op=1 msgID=2 dn=\"dc=x\" result=4 etime=1234.567\n"), b.toString());
+        assertTrue(b.toString().endsWith(" SEARCH conn=3 op=1 msgID=2 dn=\"dc=x\" result=4 etime=1234.567\n"),
+                b.toString());
         b.setLength(0);
         FileAccessLog.format(AccessRecord.connection("DISCONNECT", 7, "reason=\"Client Unbind\""), b);
         assertTrue(b.toString().matches("\\[[^]]+\\] DISCONNECT conn=7 reason=\"Client Unbind\"\\n"), b.toString());

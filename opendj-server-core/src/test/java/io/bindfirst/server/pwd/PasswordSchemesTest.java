@@ -37,8 +37,10 @@ public class PasswordSchemesTest {
             {"secret", "{SSHA}pVM1m+a9asU+I4eOuJQ7BbpyJKWhssPU"},
             {"password", "{SSHA256}bwFIGhEr6MerEtQ650b9j0XE7HPuGYFjDs5PLySkY8tOYUNsNHlvdQ=="},
             {"password", "{SSHA384}TX5jQCKWAWaCPuexnTvW3jv+DoVFliyG9z8W4PIJHSPGgYESdJSY066humdMEuM4TmFDbDR5b3U="},
-            {"password", "{SSHA512}7Avgnz9Uq6t4cSXib57wlN8eTR/+ZccpdPoDkGxdfaI8UeQfu1/kpri8Tzs6O3jLP/9oZ7nVmJ/moCL+jjOOoE5hQ2w0eW91"},
-            {"secret", "{SSHA512}kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+u98MN5uyzqtN6tvu8="},
+            {"password", "{SSHA512}7Avgnz9Uq6t4cSXib57wlN8eTR/+ZccpdPoDkGxdfaI8UeQfu1/kpri8Tzs6O3jLP/9oZ7nVmJ/"
+                    + "moCL+jjOOoE5hQ2w0eW91"},
+            {"secret", "{SSHA512}kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+"
+                    + "u98MN5uyzqtN6tvu8="},
             {"password", "{PBKDF2-HMAC-SHA256}4096:xeR41ZKIyEGqUw22hFxMjZYok6ABzk4RpJY4c6qYE0pzYWx0"},
             {"secret", "{PBKDF2-HMAC-SHA256}10000:ZV7H6WCa0j14fv11Hy2tP7X1jl6O+c8c/CPLnFGnYVEBAgMEBQYHCA=="},
             // scheme names are case-insensitive

@@ -37,7 +37,8 @@ public class SaltedShaSchemeTest {
             {SaltedShaScheme.SSHA512, "secret",
                 "kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+u98MN5uyzqtN6tvu8="},
             // UTF-8 password, salt 0011223344556677
-            {SaltedShaScheme.SSHA256, "p\u00e4ssw\u00f6rd\u20ac", "uQRca4oIVqyL4ZP3g3om6tc5PdcLslBCACgIZ6LWekkAESIzRFVmdw=="},
+            {SaltedShaScheme.SSHA256, "p\u00e4ssw\u00f6rd\u20ac",
+                "uQRca4oIVqyL4ZP3g3om6tc5PdcLslBCACgIZ6LWekkAESIzRFVmdw=="},
         };
     }
 

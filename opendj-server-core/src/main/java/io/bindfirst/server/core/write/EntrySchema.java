@@ -119,7 +119,8 @@ final class EntrySchema {
         if (syntax.valueIsAcceptable(value, reason)) {
             return null;
         }
-        String syntaxName = syntax.getName() != null && !syntax.getName().isEmpty() ? syntax.getName() : syntax.getOID();
+        String syntaxName =
+                syntax.getName() != null && !syntax.getName().isEmpty() ? syntax.getName() : syntax.getOID();
         String text = show(type, value) + " of attribute " + description + " is not valid for its syntax ("
                 + syntaxName + ")";
         // The validator's reason usually quotes the value, so it is left out for passwords.

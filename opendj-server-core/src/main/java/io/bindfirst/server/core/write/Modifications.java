@@ -237,7 +237,8 @@ public final class Modifications {
     private void checkRdnValuesKept(List<AVA> before) throws WriteException {
         for (AVA ava : before) {
             if (!EntrySchema.hasRdnValue(entry, ava, schema)) {
-                throw fail(ResultCode.NOT_ALLOWED_ON_RDN, EntrySchema.show(ava.getAttributeType(), ava.getAttributeValue())
+                throw fail(ResultCode.NOT_ALLOWED_ON_RDN,
+                        EntrySchema.show(ava.getAttributeType(), ava.getAttributeValue())
                         + " of attribute " + ava.getAttributeName() + " is part of the entry's RDN and cannot be"
                         + " removed (rename the entry with a modify DN request instead)");
             }

@@ -120,7 +120,8 @@ public final class SchemaChecker {
             String name = value.toString();
             ObjectClass oc = EntrySchema.objectClass(name, schema);
             if (oc == null) {
-                throw fail(ResultCode.OBJECTCLASS_VIOLATION, "object class '" + name + "' is not defined in the schema");
+                throw fail(ResultCode.OBJECTCLASS_VIOLATION,
+                        "object class '" + name + "' is not defined in the schema");
             }
             listedNames.add(name);
             classes.add(oc);
@@ -181,7 +182,8 @@ public final class SchemaChecker {
         }
         for (AVA ava : entry.getName().rdn()) {
             if (!EntrySchema.hasRdnValue(entry, ava, schema)) {
-                throw fail(ResultCode.NAMING_VIOLATION, EntrySchema.show(ava.getAttributeType(), ava.getAttributeValue())
+                throw fail(ResultCode.NAMING_VIOLATION,
+                        EntrySchema.show(ava.getAttributeType(), ava.getAttributeValue())
                         + " of naming attribute " + ava.getAttributeName()
                         + " is not present in the entry (the values of the RDN must be)");
             }

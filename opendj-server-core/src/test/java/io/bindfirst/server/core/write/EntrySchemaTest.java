@@ -68,7 +68,8 @@ public class EntrySchemaTest {
         AttributeDescription uidNumber = AttributeDescription.valueOf("uidNumber", schema());
         assertNull(EntrySchema.syntaxProblem(uidNumber, ByteString.valueOfUtf8("42")));
         String problem = EntrySchema.syntaxProblem(uidNumber, ByteString.valueOfUtf8("4x2"));
-        assertTrue(problem.startsWith("the value \"4x2\" of attribute uidNumber is not valid for its syntax (Integer): "),
+        assertTrue(problem.startsWith(
+                "the value \"4x2\" of attribute uidNumber is not valid for its syntax (Integer): "),
                 problem);
     }
 
@@ -78,7 +79,8 @@ public class EntrySchemaTest {
         assertTrue(EntrySchema.isSecret(type("authPassword")));
         assertFalse(EntrySchema.isSecret(type("mail")));
         assertEquals(EntrySchema.show(type("userPassword"), ByteString.valueOfUtf8("hunter2")), "a userPassword value");
-        assertEquals(EntrySchema.show(type("authPassword"), ByteString.valueOfUtf8("hunter2")), "an authPassword value");
+        assertEquals(EntrySchema.show(type("authPassword"), ByteString.valueOfUtf8("hunter2")),
+                "an authPassword value");
         // Also when the type was never resolved (a placeholder).
         AttributeType placeholder = AttributeDescription.valueOf("userPassword", Schema.getEmptySchema()
                 .asNonStrictSchema()).getAttributeType();

@@ -137,7 +137,8 @@ public class SchemaCheckerTest {
                 "objectClass: top",
                 "objectClass: uidObject",
                 "uid: jdoe")));
-        assertEquals(e.getMessage(), PREFIX + "it has no structural object class (its object classes are top, uidObject)");
+        assertEquals(e.getMessage(),
+                PREFIX + "it has no structural object class (its object classes are top, uidObject)");
     }
 
     @Test
