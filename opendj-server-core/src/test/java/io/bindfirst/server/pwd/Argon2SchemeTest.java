@@ -11,8 +11,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
+import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
 import org.bouncycastle.crypto.params.Argon2Parameters;
 import org.forgerock.opendj.ldap.ByteString;
 import org.testng.SkipException;
@@ -23,7 +25,11 @@ public class Argon2SchemeTest {
 
     private static final Argon2Scheme SCHEME = new Argon2Scheme();
 
-    /** Made with the reference {@code argon2} tool (Debian's package argon2): the command is on each line. */
+    /**
+     * Made with the reference {@code argon2} tool (Debian's package argon2): the command is on each line. RFC
+     * 9106's test vectors are not used: they include a secret key and associated data, which PHC strings (and so
+     * this scheme) cannot carry.
+     */
     private static final String ID =
             "$argon2id$v=19$m=4096,t=2,p=1$c29tZXNhbHQ$TLXwQYTTzWKDFfWHDyPKbh8ksZXGxatok7fsfJt7L+o";
 
@@ -34,6 +40,9 @@ public class Argon2SchemeTest {
             {"secret", ID},
             // echo -n secret | argon2 saltsalt -i -t 3 -m 10 -p 2 -e
             {"secret", "$argon2i$v=19$m=1024,t=3,p=2$c2FsdHNhbHQ$lqZJSqeu70a+R/ZCaMB4kaC+dMcQUBHCXR08M5CloIY"},
+            // published: a value in 389 Directory Server's pwdchan unit tests, password "password" (64 MiB)
+            {"password",
+                "$argon2id$v=19$m=65536,t=2,p=1$IyTQMsvzB2JHDiWx8fq7Ew$VhYOA7AL0kbRXI5g2kOyyp8St1epkNj7WZyUY4pAIQQ"},
             // echo -n secret | argon2 saltsalt -d -t 1 -m 8 -p 1 -e
             {"secret", "$argon2d$v=19$m=256,t=1,p=1$c2FsdHNhbHQ$GhydLGz6H7QkGxGzhtE1zhv9ThoE9FwX9HILkey6plQ"},
         };
@@ -101,6 +110,23 @@ public class Argon2SchemeTest {
         for (String value : huge) {
             assertFalse(SCHEME.matches(utf8("secret"), value), value);
         }
+    }
+
+    /** A value that would match, but asks for one KiB more than the bound: computed here with Bouncy Castle. */
+    @Test(timeOut = 10_000)
+    public void aCorrectValueAboveTheMemoryBoundDoesNotMatch() {
+        int memory = Argon2Scheme.MAX_MEMORY_KIB + 1;
+        byte[] salt = "somesalt".getBytes(StandardCharsets.US_ASCII);
+        Argon2BytesGenerator generator = new Argon2BytesGenerator();
+        generator.init(new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id).withVersion(0x13)
+                .withMemoryAsKB(memory).withIterations(1).withParallelism(1).withSalt(salt).build());
+        byte[] tag = new byte[32];
+        generator.generateBytes("secret".getBytes(StandardCharsets.US_ASCII), tag);
+        Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
+        String value = "$argon2id$v=19$m=" + memory + ",t=1,p=1$" + b64.encodeToString(salt) + "$"
+                + b64.encodeToString(tag);
+        assertFalse(SCHEME.matches(utf8("secret"), value));
+        assertEquals(SCHEME.workFactor(value), 1);
     }
 
     @Test

@@ -110,6 +110,7 @@ public class Ds389Pbkdf2Sha256SchemeTest {
             assertFalse(SCHEME.matches(utf8("secret"), value), value);
         }
         assertEquals(SCHEME.workFactor(Base64.getEncoder().encodeToString(absurd)), 1);
+        assertEquals(SCHEME.workFactor(Base64.getEncoder().encodeToString(capped)), 1, "beyond the cap: no work");
         assertFalse(SCHEME.matches(null, SECRET));
         assertFalse(SCHEME.matches(utf8("secret"), null));
     }
