@@ -28,6 +28,14 @@ public final class PasswordSchemes {
         SaltedShaScheme.SSHA384,
         SaltedShaScheme.SSHA512,
         new Pbkdf2HmacSha256Scheme(),
+        // Key-derivation schemes of other servers, read when a migration brings their values.
+        OpenLdapPbkdf2Scheme.PBKDF2,
+        OpenLdapPbkdf2Scheme.PBKDF2_SHA1,
+        OpenLdapPbkdf2Scheme.PBKDF2_SHA256,
+        OpenLdapPbkdf2Scheme.PBKDF2_SHA512,
+        new Pbkdf2HmacSha512Scheme(),
+        new Ds389Pbkdf2Sha256Scheme(),
+        new Argon2Scheme(),
     };
 
     private static final Set<String> NAMES;

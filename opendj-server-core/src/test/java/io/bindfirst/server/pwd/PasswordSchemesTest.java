@@ -106,7 +106,8 @@ public class PasswordSchemesTest {
     @Test
     public void namesAreCanonicalOrderedAndUnmodifiable() {
         assertEquals(new ArrayList<>(STRICT.names()),
-                List.of("SSHA", "SSHA256", "SSHA384", "SSHA512", "PBKDF2-HMAC-SHA256"));
+                List.of("SSHA", "SSHA256", "SSHA384", "SSHA512", "PBKDF2-HMAC-SHA256", "PBKDF2", "PBKDF2-SHA1",
+                        "PBKDF2-SHA256", "PBKDF2-SHA512", "PBKDF2-HMAC-SHA512", "PBKDF2_SHA256", "ARGON2"));
         assertThrows(UnsupportedOperationException.class, () -> STRICT.names().add("MD5"));
     }
 
@@ -212,7 +213,7 @@ public class PasswordSchemesTest {
         assertTrue(STRICT.isEncoded(utf8("{SSHA}anything")));
         assertTrue(STRICT.isEncoded(utf8("{sSHa384}")));
         assertTrue(STRICT.isEncoded(utf8("{PBKDF2-HMAC-SHA256}1:x")));
-        assertFalse(STRICT.isEncoded(utf8("{PBKDF2}1:x")));
+        assertFalse(STRICT.isEncoded(utf8("{PBKDF3}1:x")));
         assertFalse(STRICT.isEncoded(utf8("{SSHA")));
         assertFalse(STRICT.isEncoded(utf8("SSHA}x")));
         assertFalse(STRICT.isEncoded(utf8("")));
@@ -225,7 +226,8 @@ public class PasswordSchemesTest {
         assertTrue(LENIENT.verify(password, encoded));
         String text = LENIENT.toString();
         assertEquals(text, "PasswordSchemes{default=SSHA512, allowClearText=true, "
-                + "schemes=[SSHA, SSHA256, SSHA384, SSHA512, PBKDF2-HMAC-SHA256]}");
+                + "schemes=[SSHA, SSHA256, SSHA384, SSHA512, PBKDF2-HMAC-SHA256, PBKDF2, PBKDF2-SHA1, PBKDF2-SHA256, "
+                + "PBKDF2-SHA512, PBKDF2-HMAC-SHA512, PBKDF2_SHA256, ARGON2]}");
         assertFalse(encoded.toString().contains("hunter2"));
     }
 
