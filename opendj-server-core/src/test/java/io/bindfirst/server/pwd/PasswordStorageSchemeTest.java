@@ -22,7 +22,7 @@ public class PasswordStorageSchemeTest {
 
     @Test
     public void everySchemeIsCovered() {
-        assertEquals(allSchemes().length, 5);
+        assertEquals(allSchemes().length, 10);
     }
 
     @Test(dataProvider = "allSchemes")
