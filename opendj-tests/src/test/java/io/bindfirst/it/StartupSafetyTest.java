@@ -71,9 +71,21 @@ public class StartupSafetyTest {
     @Test
     public void unknownDefaultPasswordSchemeIsNamed() throws Exception {
         ServerConfig c = config("ds-cfg-default-password-storage-scheme: SSHA512",
-                "ds-cfg-default-password-storage-scheme: MD5");
+                "ds-cfg-default-password-storage-scheme: MD4");
         ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
         assertTrue(e.getMessage().contains("ds-cfg-default-password-storage-scheme"), e.getMessage());
-        assertTrue(e.getMessage().contains("MD5"), e.getMessage());
+        assertTrue(e.getMessage().contains("MD4"), e.getMessage());
+    }
+
+    @Test
+    public void weakDefaultPasswordSchemeIsRefusedWithTheStrongOnes() throws Exception {
+        // {SMD5} is verified (values migrated from OpenLDAP) but may not store new passwords.
+        ServerConfig c = config("ds-cfg-default-password-storage-scheme: SSHA512",
+                "ds-cfg-default-password-storage-scheme: SMD5");
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().startsWith("cn=Password Storage Schemes,cn=config: "
+                + "ds-cfg-default-password-storage-scheme: "), e.getMessage());
+        assertTrue(e.getMessage().contains("'SMD5' is too weak"), e.getMessage());
+        assertTrue(e.getMessage().contains("SSHA512") && e.getMessage().contains("BCRYPT"), e.getMessage());
     }
 }

@@ -36,16 +36,29 @@ public final class PasswordSchemes {
         new Pbkdf2HmacSha512Scheme(),
         new Ds389Pbkdf2Sha256Scheme(),
         new Argon2Scheme(),
+        // Digest and crypt(3) schemes of OpenLDAP and OpenDJ, read for migrations.
+        PlainDigestScheme.SHA,
+        PlainDigestScheme.MD5,
+        SaltedShaScheme.SMD5,
+        CryptScheme.CRYPT,
+        CryptScheme.BCRYPT,
     };
 
     private static final Set<String> NAMES;
+    /** The names of the schemes that may be the default: not {@linkplain PasswordStorageScheme#isWeak weak}. */
+    private static final Set<String> STRONG_NAMES;
 
     static {
         Set<String> names = new LinkedHashSet<>();
+        Set<String> strong = new LinkedHashSet<>();
         for (PasswordStorageScheme scheme : BUILT_IN) {
             names.add(scheme.name());
+            if (!scheme.isWeak()) {
+                strong.add(scheme.name());
+            }
         }
         NAMES = Collections.unmodifiableSet(names);
+        STRONG_NAMES = Collections.unmodifiableSet(strong);
     }
 
     private final PasswordStorageScheme defaultScheme;
@@ -56,7 +69,8 @@ public final class PasswordSchemes {
     /**
      * @param defaultSchemeName the scheme {@link #encode} uses, case-insensitive, without braces
      * @param allowClearText whether a stored value without a scheme prefix may match as clear text
-     * @throws IllegalArgumentException if no scheme has that name
+     * @throws IllegalArgumentException if no scheme has that name, or if it is too weak to store new
+     *         passwords (it still verifies stored values whatever the default)
      * @throws NullPointerException if {@code defaultSchemeName} is {@code null}
      */
     public PasswordSchemes(String defaultSchemeName, boolean allowClearText) {
@@ -65,6 +79,11 @@ public final class PasswordSchemes {
         }
         this.defaultScheme = scheme(defaultSchemeName).orElseThrow(() -> new IllegalArgumentException(
                 "Unknown password storage scheme '" + defaultSchemeName + "'; known schemes: " + NAMES));
+        if (defaultScheme.isWeak()) {
+            throw new IllegalArgumentException("The password storage scheme '" + defaultSchemeName
+                    + "' is too weak to store new passwords (its stored values are still verified); "
+                    + "schemes for new passwords: " + STRONG_NAMES);
+        }
         this.defaultPrefix = ('{' + defaultScheme.name() + '}').getBytes(StandardCharsets.US_ASCII);
         this.allowClearText = allowClearText;
     }

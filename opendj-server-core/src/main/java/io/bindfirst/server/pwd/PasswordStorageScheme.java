@@ -19,6 +19,15 @@ public interface PasswordStorageScheme {
     String name();
 
     /**
+     * Whether this scheme is too weak to store new passwords (an unsalted or fast digest, or a format that
+     * ignores part of the password): it is there only to verify values migrated from another server, and
+     * {@link PasswordSchemes} refuses it as the default scheme.
+     */
+    default boolean isWeak() {
+        return false;
+    }
+
+    /**
      * Encodes a clear password with fresh random salt.
      *
      * @param clear the clear password, not empty

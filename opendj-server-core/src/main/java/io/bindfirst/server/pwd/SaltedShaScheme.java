@@ -7,8 +7,9 @@ import java.util.Arrays;
 import org.forgerock.opendj.ldap.ByteSequence;
 
 /**
- * The salted SHA schemes of OpenLDAP and OpenDJ: the encoded value is
- * {@code base64(digest(password + salt) + salt)}.
+ * The salted SHA schemes of OpenLDAP and OpenDJ, and OpenLDAP's {@code {SMD5}} built the same way: the
+ * encoded value is {@code base64(digest(password + salt) + salt)}. {@code {SMD5}} is {@linkplain #isWeak()
+ * weak} (MD5), there to verify values migrated from OpenLDAP; it cannot be the default scheme.
  *
  * <p>The salt is whatever follows the digest (OpenLDAP writes 4 bytes, OpenDJ 8), so any salt of at
  * least one byte is accepted; new values get {@link #SALT_LENGTH} random bytes.
@@ -26,6 +27,8 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
     public static final SaltedShaScheme SSHA384 = new SaltedShaScheme("SSHA384", "SHA-384");
     /** {@code {SSHA512}}: SHA-512. */
     public static final SaltedShaScheme SSHA512 = new SaltedShaScheme("SSHA512", "SHA-512");
+    /** {@code {SMD5}}: MD5, weak. */
+    public static final SaltedShaScheme SMD5 = new SaltedShaScheme("SMD5", "MD5");
 
     private final String name;
     private final String algorithm;
@@ -56,6 +59,11 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public boolean isWeak() {
+        return "MD5".equals(algorithm);
     }
 
     /** The digest algorithm, e.g. {@code "SHA-256"}. */

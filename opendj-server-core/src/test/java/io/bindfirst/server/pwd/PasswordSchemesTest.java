@@ -5,6 +5,7 @@ import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertSame;
 import static org.testng.Assert.assertThrows;
 import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
 import static org.testng.Assert.fail;
 
 import java.util.ArrayList;
@@ -89,11 +90,11 @@ public class PasswordSchemesTest {
     @Test
     public void unknownDefaultSchemeIsRefusedWithTheKnownNames() {
         try {
-            new PasswordSchemes("MD5", false);
-            fail("MD5 is not a known scheme");
+            new PasswordSchemes("MD4", false);
+            fail("MD4 is not a known scheme");
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();
-            assertTrue(message.contains("'MD5'"), message);
+            assertTrue(message.contains("'MD4'"), message);
             for (String name : STRICT.names()) {
                 assertTrue(message.contains(name), message);
             }
@@ -103,12 +104,39 @@ public class PasswordSchemesTest {
         assertThrows(NullPointerException.class, () -> new PasswordSchemes(null, false));
     }
 
+    @DataProvider
+    public Object[][] weakSchemeNames() {
+        return new Object[][] {{"SHA"}, {"md5"}, {"SMD5"}};
+    }
+
+    @Test(dataProvider = "weakSchemeNames")
+    public void weakDefaultSchemeIsRefusedWithTheStrongNames(String name) {
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class,
+                () -> new PasswordSchemes(name, false));
+        String message = e.getMessage();
+        assertTrue(message.contains("'" + name + "'") && message.contains("too weak"), message);
+        assertTrue(message.contains("[SSHA, SSHA256, SSHA384, SSHA512, PBKDF2-HMAC-SHA256, PBKDF2, PBKDF2-SHA1, "
+                + "PBKDF2-SHA256, PBKDF2-SHA512, PBKDF2-HMAC-SHA512, PBKDF2_SHA256, ARGON2, CRYPT, BCRYPT]"), message);
+    }
+
+    @Test
+    public void cryptAndBcryptMayBeTheDefault() {
+        ByteString password = utf8("new password");
+        for (String name : new String[] {"CRYPT", "BCRYPT"}) {
+            PasswordSchemes schemes = new PasswordSchemes(name, false);
+            ByteString encoded = schemes.encode(password);
+            assertTrue(encoded.toString().startsWith("{" + name + "}$"), encoded.toString());
+            assertTrue(STRICT.verify(password, encoded));
+        }
+    }
+
     @Test
     public void namesAreCanonicalOrderedAndUnmodifiable() {
         assertEquals(new ArrayList<>(STRICT.names()),
                 List.of("SSHA", "SSHA256", "SSHA384", "SSHA512", "PBKDF2-HMAC-SHA256", "PBKDF2", "PBKDF2-SHA1",
-                        "PBKDF2-SHA256", "PBKDF2-SHA512", "PBKDF2-HMAC-SHA512", "PBKDF2_SHA256", "ARGON2"));
-        assertThrows(UnsupportedOperationException.class, () -> STRICT.names().add("MD5"));
+                        "PBKDF2-SHA256", "PBKDF2-SHA512", "PBKDF2-HMAC-SHA512", "PBKDF2_SHA256", "ARGON2",
+                        "SHA", "MD5", "SMD5", "CRYPT", "BCRYPT"));
+        assertThrows(UnsupportedOperationException.class, () -> STRICT.names().add("MD4"));
     }
 
     @Test
@@ -116,7 +144,7 @@ public class PasswordSchemesTest {
         assertSame(STRICT.scheme("ssha").orElseThrow(), SaltedShaScheme.SSHA);
         assertSame(STRICT.scheme("SSHA512").orElseThrow(), SaltedShaScheme.SSHA512);
         assertEquals(STRICT.scheme("Pbkdf2-Hmac-Sha256").orElseThrow().name(), "PBKDF2-HMAC-SHA256");
-        assertTrue(STRICT.scheme("MD5").isEmpty());
+        assertTrue(STRICT.scheme("MD4").isEmpty());
         assertTrue(STRICT.scheme("{SSHA}").isEmpty());
         assertTrue(STRICT.scheme("SSHA ").isEmpty());
         assertTrue(STRICT.scheme("").isEmpty());
@@ -125,12 +153,12 @@ public class PasswordSchemesTest {
 
     @Test
     public void unknownOrEmptySchemeNeverMatchesEvenWithClearTextAllowed() {
-        assertFalse(LENIENT.verify(utf8("secret"), utf8("{MD5}Xr4ilOzQ4PCOq3aQ0qbuaQ==")));
-        assertFalse(LENIENT.verify(utf8("{MD5}secret"), utf8("{MD5}secret")));
+        assertFalse(LENIENT.verify(utf8("secret"), utf8("{MD4}Xr4ilOzQ4PCOq3aQ0qbuaQ==")));
+        assertFalse(LENIENT.verify(utf8("{MD4}secret"), utf8("{MD4}secret")));
         assertFalse(LENIENT.verify(utf8("secret"), utf8("{SSHA1}lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA==")));
         assertFalse(LENIENT.verify(utf8("{}secret"), utf8("{}secret")));
         assertFalse(LENIENT.verify(utf8("secret"), utf8("{}secret")));
-        assertFalse(LENIENT.isEncoded(utf8("{MD5}Xr4ilOzQ4PCOq3aQ0qbuaQ==")));
+        assertFalse(LENIENT.isEncoded(utf8("{MD4}Xr4ilOzQ4PCOq3aQ0qbuaQ==")));
         assertFalse(LENIENT.isEncoded(utf8("{}secret")));
     }
 
@@ -227,7 +255,7 @@ public class PasswordSchemesTest {
         String text = LENIENT.toString();
         assertEquals(text, "PasswordSchemes{default=SSHA512, allowClearText=true, "
                 + "schemes=[SSHA, SSHA256, SSHA384, SSHA512, PBKDF2-HMAC-SHA256, PBKDF2, PBKDF2-SHA1, PBKDF2-SHA256, "
-                + "PBKDF2-SHA512, PBKDF2-HMAC-SHA512, PBKDF2_SHA256, ARGON2]}");
+                + "PBKDF2-SHA512, PBKDF2-HMAC-SHA512, PBKDF2_SHA256, ARGON2, SHA, MD5, SMD5, CRYPT, BCRYPT]}");
         assertFalse(encoded.toString().contains("hunter2"));
     }
 

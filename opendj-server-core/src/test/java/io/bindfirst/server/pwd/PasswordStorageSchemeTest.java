@@ -22,7 +22,7 @@ public class PasswordStorageSchemeTest {
 
     @Test
     public void everySchemeIsCovered() {
-        assertEquals(allSchemes().length, 12);
+        assertEquals(allSchemes().length, 17);
     }
 
     @Test(dataProvider = "allSchemes")
