@@ -16,13 +16,20 @@ import com.unboundid.ldap.sdk.ResultCode;
 import io.bindfirst.server.testsupport.HashTools;
 
 /**
- * A migration from OpenLDAP: the root user adds entries whose {@code userPassword} was hashed by
- * OpenLDAP's slappasswd ({@code {CRYPT}} SHA-512-crypt and {@code {SMD5}}) or by htpasswd (bcrypt, as OpenDJ's
- * {@code {BCRYPT}}), and their users bind with the password. Skipped without the tools, unless
- * {@code ldap.tools.required} is true.
+ * A migration: the root user adds entries whose {@code userPassword} was hashed by another server's tools
+ * (OpenLDAP's slappasswd: {@code {CRYPT}} SHA-512-crypt and {@code {SMD5}}; htpasswd: bcrypt, as OpenDJ's
+ * {@code {BCRYPT}}; OpenLDAP's pw-pbkdf2 format; the argon2 reference tool), the value is stored as given, and
+ * its user binds with the password while a wrong one gets invalidCredentials. The tool-made cases are skipped
+ * without the tools, unless {@code ldap.tools.required} is true.
  */
 public class MigratedPasswordsTest {
     private static final String PASSWORD = "m1grated fr\u00f6m OpenLDAP";
+    /** OpenLDAP's pw-pbkdf2 format, password "password": published in 389 Directory Server's pwdchan tests. */
+    private static final String PBKDF2_SHA256 =
+            "{PBKDF2-SHA256}10000$henZGfPWw79Cs8ORDeVNrQ$1dTJy73v6n3bnTmTZFghxHXHLsAzKaAy8SksDfZBPIw";
+    /** Made with the reference tool: {@code echo -n secret | argon2 somesalt -id -t 2 -m 12 -p 1 -e}. */
+    private static final String ARGON2 =
+            "{ARGON2}$argon2id$v=19$m=4096,t=2,p=1$c29tZXNhbHQ$TLXwQYTTzWKDFfWHDyPKbh8ksZXGxatok7fsfJt7L+o";
 
     private TestServer server;
     private LDAPConnection root;
@@ -53,7 +60,7 @@ public class MigratedPasswordsTest {
         String slappasswd = HashTools.require("slappasswd", "slapd");
         String stored = HashTools.run(slappasswd, "-h", "{CRYPT}", "-c", "$6$rounds=5000$%.16s", "-s", PASSWORD);
         assertTrue(stored.startsWith("{CRYPT}$6$rounds=5000$"), stored);
-        checkBinds("crypt6", stored);
+        checkBinds("crypt6", stored, PASSWORD);
     }
 
     @Test
@@ -61,7 +68,7 @@ public class MigratedPasswordsTest {
         String slappasswd = HashTools.require("slappasswd", "slapd");
         String stored = HashTools.run(slappasswd, "-h", "{SMD5}", "-s", PASSWORD);
         assertTrue(stored.startsWith("{SMD5}"), stored);
-        checkBinds("smd5", stored);
+        checkBinds("smd5", stored, PASSWORD);
     }
 
     /** bcrypt at cost 10 is above the slow lane's default threshold: the check runs there. */
@@ -71,19 +78,29 @@ public class MigratedPasswordsTest {
         String line = HashTools.run(htpasswd, "-nbB", "-C", "10", "user", PASSWORD);
         String stored = "{BCRYPT}" + line.substring(line.indexOf(':') + 1);
         assertTrue(stored.startsWith("{BCRYPT}$2y$10$"), stored);
-        checkBinds("bcrypt", stored);
+        checkBinds("bcrypt", stored, PASSWORD);
     }
 
-    private void checkBinds(String uid, String stored) throws Exception {
+    @Test
+    public void openLdapPbkdf2Sha256() throws Exception {
+        checkBinds("pbkdf2", PBKDF2_SHA256, "password");
+    }
+
+    @Test
+    public void argon2idFromTheReferenceTool() throws Exception {
+        checkBinds("argon2", ARGON2, "secret");
+    }
+
+    private void checkBinds(String uid, String stored, String password) throws Exception {
         addUser(uid, stored);
         // Stored as it came: the root user's pre-hashed value is not hashed again.
         assertEquals(root.getEntry("uid=" + uid + "," + TestServer.PEOPLE, "userPassword")
                 .getAttributeValue("userPassword"), stored);
         String dn = "uid=" + uid + "," + TestServer.PEOPLE;
-        try (LDAPConnection c = server.bindAs(dn, PASSWORD)) {
-            assertTrue(c.isConnected());
+        try (LDAPConnection c = server.bindAs(dn, password)) {
+            assertEquals(AuthenticatedUsersTest.whoAmI(c), "dn:" + dn);
         }
-        LDAPException wrong = expectThrows(LDAPException.class, () -> server.bindAs(dn, PASSWORD + "!").close());
+        LDAPException wrong = expectThrows(LDAPException.class, () -> server.bindAs(dn, password + "!").close());
         assertEquals(wrong.getResultCode(), ResultCode.INVALID_CREDENTIALS);
         assertEquals(wrong.getResultCode().intValue(), 49);
     }
