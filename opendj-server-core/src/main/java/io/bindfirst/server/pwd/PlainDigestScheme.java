@@ -1,7 +1,6 @@
 package io.bindfirst.server.pwd;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 import org.forgerock.opendj.ldap.ByteSequence;
@@ -28,16 +27,8 @@ public final class PlainDigestScheme implements PasswordStorageScheme {
     private PlainDigestScheme(String name, String algorithm) {
         this.name = name;
         this.algorithm = algorithm;
-        this.digestLength = newDigest(algorithm).getDigestLength(); // fails fast if the JDK lacks it
-        this.digests = ThreadLocal.withInitial(() -> newDigest(algorithm));
-    }
-
-    private static MessageDigest newDigest(String algorithm) {
-        try {
-            return MessageDigest.getInstance(algorithm);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("The JDK has no " + algorithm + " message digest", e);
-        }
+        this.digestLength = SchemeSupport.messageDigest(algorithm).getDigestLength(); // fails fast if the JDK lacks it
+        this.digests = ThreadLocal.withInitial(() -> SchemeSupport.messageDigest(algorithm));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.bindfirst.server.pwd;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 import org.forgerock.opendj.ldap.ByteSequence;
@@ -44,16 +43,8 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
         this.name = name;
         this.algorithm = algorithm;
         // Fails fast at class initialisation if the JDK lacks the algorithm (all four are mandatory).
-        this.digestLength = newDigest(algorithm).getDigestLength();
-        this.digests = ThreadLocal.withInitial(() -> newDigest(algorithm));
-    }
-
-    private static MessageDigest newDigest(String algorithm) {
-        try {
-            return MessageDigest.getInstance(algorithm);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("The JDK has no " + algorithm + " message digest", e);
-        }
+        this.digestLength = SchemeSupport.messageDigest(algorithm).getDigestLength();
+        this.digests = ThreadLocal.withInitial(() -> SchemeSupport.messageDigest(algorithm));
     }
 
     @Override

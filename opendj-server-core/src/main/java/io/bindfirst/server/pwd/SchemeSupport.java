@@ -1,5 +1,7 @@
 package io.bindfirst.server.pwd;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 
@@ -12,6 +14,15 @@ final class SchemeSupport {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private SchemeSupport() {
+    }
+
+    /** A new digest of {@code algorithm}; the JDK must have it (those used here are all mandatory). */
+    static MessageDigest messageDigest(String algorithm) {
+        try {
+            return MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("The JDK has no " + algorithm + " message digest", e);
+        }
     }
 
     /** {@code length} bytes of fresh random salt. */
