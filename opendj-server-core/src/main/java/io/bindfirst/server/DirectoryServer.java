@@ -243,6 +243,11 @@ public final class DirectoryServer implements AutoCloseable {
         return connectionHandler.timesReadsParked();
     }
 
+    /** Operations started on the selector thread that read them ({@code ds-cfg-inline-cheap-operations}). */
+    public long operationsStartedInline() {
+        return connectionHandler.operationsStartedInline();
+    }
+
     /** Where the LDAP listener is bound (with the real port when 0 was configured). */
     public InetSocketAddress ldapAddress() {
         return connectionHandler.address();

@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.ldap.DN;
+import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import com.unboundid.ldap.sdk.Attribute;
@@ -24,6 +25,7 @@ import com.unboundid.ldap.sdk.ResultCode;
 
 import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.config.ServerConfig.Listener.Inline;
 import io.bindfirst.server.testsupport.Poll;
 
 /**
@@ -44,15 +46,34 @@ public class BindRaceStressTest {
      * would on a server storing slow hashes; the writer's start is spread over the same span.
      */
     private static final int PBKDF2_ITERATIONS = 20_000;
-    private static final long WRITER_JITTER_NANOS = 12_000_000;
+    private static final int LONG_PASSWORD_CHARS = 1 << 17;
 
-    @Test(timeOut = 180_000)
-    public void bindsRacingDeletesAndRenamesNeverStayStale() throws Exception {
+    /**
+     * Two paths a bind can take, each raced by its own run: a slow hash, which always runs on a worker after
+     * reading the entry from storage; and the default one-hash scheme with its entry in the bind cache
+     * (warmed by one bind before the race) and the server running such binds inline on the selector threads.
+     * There a short password is hashed in microseconds, too short a window for a write to land in; a long one
+     * ({@value #LONG_PASSWORD_CHARS} characters) keeps the scheme one hash but takes about a millisecond to hash.
+     */
+    @DataProvider
+    public Object[][] paths() {
+        return new Object[][] {
+            {"slow hash, on the workers", true, Inline.WHEN_WORKERS_IDLE, 12_000_000L},
+            {"cached one-hash binds, inline", false, Inline.ALWAYS, 1_000_000L},
+        };
+    }
+
+    @Test(timeOut = 180_000, dataProvider = "paths")
+    public void bindsRacingDeletesAndRenamesNeverStayStale(String path, boolean slowHash, Inline inline,
+                                                           long writerJitterNanos) throws Exception {
         long seconds = Long.getLong("race.seconds", 15);
-        String slowHash = SlowOperationIsolationTest.pbkdf2("race-pw", PBKDF2_ITERATIONS);
-        try (TestServer server = TestServer.start(1);
+        String clear = slowHash ? "race-pw" : "race-pw".repeat(LONG_PASSWORD_CHARS / 7);
+        String stored = slowHash ? SlowOperationIsolationTest.pbkdf2(clear, PBKDF2_ITERATIONS) : clear;
+        try (TestServer server = TestServer.start(1,
+                     c -> c.withListener(c.listener().withInlineOperations(inline)));
              LDAPConnection admin = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
-             LDAPConnection writer = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+             LDAPConnection writer = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+             LDAPConnection warmer = server.connect()) {
             ExecutorService pool = Executors.newFixedThreadPool(BINDERS + 1);
             LDAPConnection[] binders = new LDAPConnection[BINDERS];
             for (int b = 0; b < BINDERS; b++) {
@@ -75,7 +96,13 @@ public class BindRaceStressTest {
                     String renamed = "uid=race." + k + "r," + TestServer.PEOPLE;
                     admin.add(dn, new Attribute("objectClass", "top", "person", "organizationalPerson",
                             "inetOrgPerson"), new Attribute("uid", "race." + k), new Attribute("cn", "r"),
-                            new Attribute("sn", "r"), new Attribute("userPassword", slowHash));
+                            new Attribute("sn", "r"), new Attribute("userPassword", stored));
+                    if (!slowHash) {
+                        // Now its bind attributes are in the bind cache; anonymous again, so that the write
+                        // does not end the warmer's connection.
+                        warmer.bind(dn, clear);
+                        warmer.bind("", "");
+                    }
                     CyclicBarrier start = new CyclicBarrier(BINDERS + 1);
                     List<Future<Boolean>> binds = new ArrayList<>();
                     for (int b = 0; b < BINDERS; b++) {
@@ -88,7 +115,7 @@ public class BindRaceStressTest {
                             start.await();
                             jitter(300_000);
                             try {
-                                c.bind(dn, "race-pw");
+                                c.bind(dn, clear);
                                 return true;
                             } catch (LDAPException e) {
                                 return false;
@@ -97,7 +124,7 @@ public class BindRaceStressTest {
                     }
                     Future<?> write = pool.submit(() -> {
                         start.await();
-                        jitter(WRITER_JITTER_NANOS);
+                        jitter(writerJitterNanos);
                         if (rename) {
                             writer.modifyDN(dn, "uid=race." + k + "r", true);
                         } else {
@@ -130,10 +157,14 @@ public class BindRaceStressTest {
             Poll.within(SETTLE, () -> staleRegistrations(server) == 0);
             int registryStale = staleRegistrations(server);
             long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
-            System.out.printf("bind race: %d interleavings (%d writes) in %d s, %d binds succeeded before their "
-                    + "write, %d stale (client), %d stale (registry)%n", interleavings, iterations, elapsed,
+            System.out.printf("bind race (%s): %d interleavings (%d writes) in %d s, %d binds succeeded before their "
+                    + "write, %d stale (client), %d stale (registry)%n", path, interleavings, iterations, elapsed,
                     boundBeforeWrite, stale, registryStale);
             assertTrue(interleavings >= 200, "too few interleavings to mean anything: " + interleavings);
+            if (inline == Inline.ALWAYS) {
+                assertTrue(server.server().operationsStartedInline() >= interleavings / 2,
+                        "binds did not start inline: " + server.server().operationsStartedInline());
+            }
             assertEquals(stale, 0, "connections stayed authenticated as a deleted or renamed entry");
             assertEquals(registryStale, 0, "the registry holds connections for entries that do not exist");
         }

@@ -111,6 +111,15 @@ final class JeBackend implements Backend {
     }
 
     @Override
+    public Entry cachedEntry(DN dn, Set<String> attributeNames) {
+        try {
+            return bindCache.get(keys.canonical(dn).toNormalizedByteString(), attributeNames);
+        } catch (BackendException e) {
+            return null; // not a DN of this schema: getEntry will say so
+        }
+    }
+
+    @Override
     public boolean entryExists(DN dn) throws BackendException {
         byte[] key = keys.key(dn);
         return storage.read(() -> entries.id(null, key) >= 0);

@@ -53,6 +53,17 @@ public interface Backend extends AutoCloseable {
         return out;
     }
 
+    /**
+     * The entry {@code dn} with only {@code attributeNames}, if the backend holds it in memory and can answer
+     * without reading storage, taking a lock a writer may hold, or blocking in any other way; otherwise
+     * {@code null}, which says nothing about whether the entry exists. The transport's threads ask this to
+     * decide whether a bind is cheap enough to run where it was read ({@link #getEntry(DN, Set)} is the
+     * answer that may block). What it returns must be as fresh as what {@code getEntry} would return.
+     */
+    default Entry cachedEntry(DN dn, Set<String> attributeNames) {
+        return null;
+    }
+
     /** Whether an entry with this DN exists (cheaper than reading it). */
     boolean entryExists(DN dn) throws BackendException;
 

@@ -108,6 +108,7 @@ public final class ConfigLoader {
                 integer(ldap, "ds-cfg-max-concurrent-ops-per-connection", 100, 1, 65536),
                 integer(ldap, "ds-cfg-max-allowed-client-connections", 16384, 1, 10_000_000),
                 selectors,
+                inline(ldap),
                 bool(ldap, "ds-cfg-benchmark-bind-ceiling", false));
 
         Entry pw = require(PASSWORDS);
@@ -239,6 +240,18 @@ public final class ConfigLoader {
     private static String string(Entry e, String attr, String dflt) throws ConfigException {
         String v = single(e, attr);
         return v == null || v.isEmpty() ? dflt : v;
+    }
+
+    private static ServerConfig.Listener.Inline inline(Entry ldap) throws ConfigException {
+        String attr = "ds-cfg-inline-cheap-operations";
+        String v = string(ldap, attr, ServerConfig.Listener.Inline.WHEN_WORKERS_IDLE.configValue());
+        for (ServerConfig.Listener.Inline i : ServerConfig.Listener.Inline.values()) {
+            if (i.configValue().equalsIgnoreCase(v)) {
+                return i;
+            }
+        }
+        throw new ConfigException(ldap.getName() + ": " + attr + ": '" + v
+                + "' is not one of always, when-workers-idle, never");
     }
 
     private static String requiredString(Entry e, String attr) throws ConfigException {

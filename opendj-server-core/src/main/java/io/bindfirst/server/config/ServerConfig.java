@@ -55,41 +55,71 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param maxConnections client connections open at once; one more is refused with a notice of disconnection
      * @param selectorThreads threads that read, decode and write for all connections (already resolved from
      *        0 = automatic)
+     * @param inlineOperations when operations that may start on the selector thread that read them do
      * @param bindCeiling benchmark only: every bind succeeds without backend or password check
      */
     public record Listener(String address, int port, int backlog, int maxRequestBytes,
                            int maxConcurrentOpsPerConnection, int maxConnections, int selectorThreads,
-                           boolean bindCeiling) {
+                           Inline inlineOperations, boolean bindCeiling) {
+
+        /**
+         * {@code ds-cfg-inline-cheap-operations}: when an operation that can tell it is cheap (a bind whose
+         * entry is in memory) runs on the selector thread that read it instead of waking a worker.
+         */
+        public enum Inline {
+            /** Every operation is handed to a worker. */
+            NEVER("never"),
+            /** Whenever the operation and its connection allow it. */
+            ALWAYS("always"),
+            /** Only while no operation waits or runs on the workers (otherwise one is awake anyway). */
+            WHEN_WORKERS_IDLE("when-workers-idle");
+
+            private final String configValue;
+
+            Inline(String configValue) {
+                this.configValue = configValue;
+            }
+
+            /** The value as {@code config.ldif} spells it. */
+            public String configValue() {
+                return configValue;
+            }
+        }
 
         public Listener withPort(int newPort) {
             return new Listener(address, newPort, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, bindCeiling);
+                    maxConnections, selectorThreads, inlineOperations, bindCeiling);
         }
 
         public Listener withBindCeiling(boolean on) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, on);
+                    maxConnections, selectorThreads, inlineOperations, on);
         }
 
         public Listener withMaxConnections(int max) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    max, selectorThreads, bindCeiling);
+                    max, selectorThreads, inlineOperations, bindCeiling);
         }
 
         public Listener withMaxRequestBytes(int max) {
             return new Listener(address, port, backlog, max, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, bindCeiling);
+                    maxConnections, selectorThreads, inlineOperations, bindCeiling);
         }
 
         public Listener withMaxConcurrentOpsPerConnection(int max) {
             return new Listener(address, port, backlog, maxRequestBytes, max,
-                    maxConnections, selectorThreads, bindCeiling);
+                    maxConnections, selectorThreads, inlineOperations, bindCeiling);
+        }
+
+        public Listener withInlineOperations(Inline when) {
+            return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
+                    maxConnections, selectorThreads, when, bindCeiling);
         }
 
         /** @param threads the resolved count, at least 1 (0 = automatic exists only in config.ldif) */
         public Listener withSelectorThreads(int threads) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, threads, bindCeiling);
+                    maxConnections, threads, inlineOperations, bindCeiling);
         }
     }
 

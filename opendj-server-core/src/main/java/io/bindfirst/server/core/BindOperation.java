@@ -17,7 +17,6 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
-import io.bindfirst.server.pwd.Pacer;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
@@ -63,6 +62,16 @@ public class BindOperation extends Operation {
         return false;
     }
 
+    /**
+     * A simple bind may: on the transport thread it parses its DN and looks for the entry in the backend's
+     * memory; a root user, an entry not in memory, a password stored with more than one hash's work, or a
+     * write that raced the bind move it to the workers.
+     */
+    @Override
+    public boolean startsInline() {
+        return true;
+    }
+
     /** RFC 4513 4: whatever its outcome, a bind ends the previous authentication. */
     @Override
     protected void prepare() {
@@ -104,8 +113,9 @@ public class BindOperation extends Operation {
 
         ServerConfig.RootUser root = server.rootUsers().find(dn);
         if (root != null) {
-            return server.rootUsers().verify(root, password)
-                    ? success(AuthenticationInfo.rootUser(root.dn())) : invalidCredentials();
+            // A root password may be stored with a costly scheme; root binds are rare: never inline.
+            return onWorkers(() -> server.rootUsers().verify(root, password)
+                    ? success(AuthenticationInfo.rootUser(root.dn())) : invalidCredentials());
         }
         Backend backend = server.backends().backendFor(dn);
         if (backend == null || server.backends().isConfigBackend(backend)) {
@@ -115,6 +125,18 @@ public class BindOperation extends Operation {
         if (pre != null) {
             return pre;
         }
+        if (inline()) {
+            long epoch = server.writeEpoch().current();
+            Entry cached = backend.cachedEntry(dn, server.bindAttributes());
+            if (cached != null && server.passwordAttribute().highestWorkFactor(cached) <= 1) {
+                return check(backend, dn, cached, password, epoch);
+            }
+        }
+        return onWorkers(() -> readAndCheck(backend, dn, password));
+    }
+
+    /** Reads the entry (which may block) and checks the password, on the slow lane if it is costly. */
+    private Result readAndCheck(Backend backend, DN dn, ByteString password) {
         long epoch = server.writeEpoch().current();
         Entry entry;
         try {
@@ -122,38 +144,47 @@ public class BindOperation extends Operation {
         } catch (BackendException e) {
             return errorResult(e.resultCode(), e.getMessage());
         }
-        if (entry == null || AuthenticationInfo.isDisabled(entry)) {
-            return invalidCredentials();
-        }
-        if (server.passwordAttribute().highestWorkFactor(entry)
+        if (entry != null && server.passwordAttribute().highestWorkFactor(entry)
                 >= server.config().workQueue().slowLanePasswordWorkFactor()) {
             // A costly stored password (PBKDF2 with many iterations) is checked on the slow lane, paced, so
             // that it cannot take the workers and the CPU that cheap binds need.
-            return onSlowLane(() -> verify(backend, dn, entry, password, epoch, server.slowLane().pacer()));
+            return onSlowLane(() -> check(backend, dn, entry, password, epoch));
         }
-        return verify(backend, dn, entry, password, epoch, Pacer.NONE);
+        return check(backend, dn, entry, password, epoch);
     }
 
-    /** Checks the password and, if it matches, authenticates the connection (unless a write raced it). */
-    private Result verify(Backend backend, DN dn, Entry entry, ByteString password, long epoch, Pacer pacer) {
-        try {
-            if (!server.passwordAttribute().anyMatches(entry, password, pacer)) {
-                return invalidCredentials();
-            }
-            Result result = success(AuthenticationInfo.user(entry));
-            if (server.writeEpoch().current() != epoch && !stillValid(backend, dn)) {
-                // A write committed while this bind ran and its post-response scan may have missed this
-                // connection: the entry is gone, renamed or disabled, so the bind must fail (the race
-                // described in WriteEpoch).
+    /**
+     * Checks the password and, if it matches, authenticates the connection, unless a write raced the bind.
+     *
+     * @param epoch the write epoch taken before {@code entry} was read
+     */
+    private Result check(Backend backend, DN dn, Entry entry, ByteString password, long epoch) {
+        if (entry == null || AuthenticationInfo.isDisabled(entry)) {
+            return invalidCredentials();
+        }
+        if (!server.passwordAttribute().anyMatches(entry, password, server.slowLane().pacer())) {
+            return invalidCredentials();
+        }
+        Result result = success(AuthenticationInfo.user(entry));
+        if (server.writeEpoch().current() == epoch) {
+            return result;
+        }
+        // A write committed while this bind ran and its post-response scan may have missed this connection:
+        // the entry must be read again (on a worker: the read may block), and if it is gone, renamed or
+        // disabled the bind fails (the race described in WriteEpoch).
+        return onWorkers(() -> {
+            try {
+                if (stillValid(backend, dn)) {
+                    return result;
+                }
                 session.resetAuthentication();
                 outcome = AuthenticationInfo.ANONYMOUS;
                 return invalidCredentials();
+            } catch (BackendException e) {
+                session.resetAuthentication();
+                return errorResult(e.resultCode(), e.getMessage());
             }
-            return result;
-        } catch (BackendException e) {
-            session.resetAuthentication();
-            return errorResult(e.resultCode(), e.getMessage());
-        }
+        });
     }
 
     private boolean stillValid(Backend backend, DN dn) throws BackendException {

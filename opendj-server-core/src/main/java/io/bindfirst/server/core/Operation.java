@@ -2,6 +2,7 @@ package io.bindfirst.server.core;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.forgerock.opendj.ldap.DN;
@@ -19,9 +20,11 @@ import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.PluginPhase;
 import io.bindfirst.server.plugin.PluginResult;
+import io.bindfirst.server.work.WorkQueue;
 
 /**
- * One LDAP request being processed. Decoded on the selector thread, run on a worker. Subclasses compute
+ * One LDAP request being processed. Decoded on the selector thread, run on a worker (or, for an operation
+ * that {@linkplain #startsInline() may start inline}, on the thread that decoded it). Subclasses compute
  * the result in {@link #execute()}; this class runs every operation's phases in the same fixed order:
  * pre-parse plugins, control checks, {@code execute} (which calls {@link #preOperation()} before touching
  * the backend), then in one place: post-operation plugins, stop the timer, log, send the response,
@@ -43,6 +46,8 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private AuthenticationInfo requester;
     private ResultCode resultCode;
     private EntryChange change;
+    /** While the operation runs inline: where to continue if it finds work that may block; else null. */
+    private WorkQueue handOff;
 
     protected Operation(ServerContext server, Session session, int messageId) {
         this.server = server;
@@ -107,19 +112,66 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     }
 
     /**
+     * Whether the transport may start this operation on the thread that decoded it, instead of handing it to
+     * a worker: true only for operations that can tell, before doing anything that may block or cost, whether
+     * they will (a bind finds its entry in memory or not). Such an operation moves itself to the workers
+     * ({@link #onWorkers}) when it would. Waking a worker and switching to it costs more CPU than a cached
+     * bind does; that is the saving.
+     */
+    public boolean startsInline() {
+        return false;
+    }
+
+    /**
+     * Runs the operation on the calling thread, a transport thread that must not block: the operation
+     * continues on {@code workers} from the first step that might ({@link #onWorkers}).
+     */
+    public final void runInline(WorkQueue workers) {
+        this.handOff = workers;
+        run();
+    }
+
+    /** Whether the operation is running on a transport thread, where nothing may block. */
+    protected final boolean inline() {
+        return handOff != null;
+    }
+
+    /**
+     * Runs {@code rest} where it may block: at once when the operation already runs on a worker, otherwise
+     * on the work queue (and the operation finishes there with its result). {@code execute} returns what this
+     * returns. A full work queue answers {@code busy}.
+     */
+    protected final Result onWorkers(Supplier<Result> rest) {
+        WorkQueue workers = handOff;
+        if (workers == null) {
+            return rest.get();
+        }
+        handOff = null;
+        return later(rest, workers::enqueue);
+    }
+
+    /**
      * Moves the rest of the operation to the slow lane ({@link io.bindfirst.server.work.SlowLane}): {@code rest}
      * runs there, paced, and the operation finishes with its result. {@code execute} returns what this returns.
      * A full slow lane answers {@code busy} at once.
      */
     protected final Result onSlowLane(Supplier<Result> rest) {
-        boolean queued = server.slowLane().enqueue(() -> {
+        handOff = null;
+        return later(rest, server.slowLane()::enqueue);
+    }
+
+    /** Queues {@code rest} with {@code lane} and finishes the operation there; or answers busy. */
+    private Result later(Supplier<Result> rest, Predicate<Runnable> lane) {
+        boolean queued = lane.test(() -> {
             Result r;
             try {
                 r = rest.get();
             } catch (RuntimeException e) {
                 r = unexpected(e);
             }
-            finish(r);
+            if (r != LATER) { // the rest may have moved on again (a worker's bind to the slow lane)
+                finish(r);
+            }
         });
         return queued ? LATER
                 : errorResult(ResultCode.BUSY, "The server is too busy to process the request; try again");

@@ -29,6 +29,7 @@ import io.bindfirst.server.work.WorkQueue;
 public final class LdapConnectionHandler implements AutoCloseable {
     private final ClientConnections connections;
     private final ReadGate gate;
+    private final OperationDispatch dispatch;
     private final LdapTransport transport;
     private final GrizzlyLDAPListener listener;
 
@@ -43,6 +44,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
                                  WorkQueue workQueue, ClientConnections connections) throws IOException {
         this.connections = connections;
         this.gate = new ReadGate(workQueue, connections);
+        this.dispatch = new OperationDispatch(workQueue, cfg.inlineOperations());
         this.transport = new LdapTransport(cfg.selectorThreads(), gate);
         // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
@@ -62,7 +64,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
                         ClientConnection c = new ClientConnection(context, connections, authenticatedUsers,
                                 accessLog, cfg.maxConcurrentOpsPerConnection());
                         LdapRequestHandler handler =
-                                new LdapRequestHandler(operations, workQueue, decodeOptions, context, c);
+                                new LdapRequestHandler(operations, dispatch, decodeOptions, context, c);
                         accessLog.log(AccessRecord.connection("CONNECT", c.id(),
                                 "from=" + hostPort(context.getPeerAddress()) + " to="
                                         + hostPort(context.getLocalAddress()) + " protocol=LDAP"));
@@ -96,6 +98,11 @@ public final class LdapConnectionHandler implements AutoCloseable {
     /** Reads parked because the work queue was saturated, since the start. */
     public long timesReadsParked() {
         return gate.timesParked();
+    }
+
+    /** Operations started on the selector thread that read them, since the start. */
+    public long operationsStartedInline() {
+        return dispatch.startedInline();
     }
 
     /** Stops accepting, then stops every connection with a notice of disconnection (unavailable). */

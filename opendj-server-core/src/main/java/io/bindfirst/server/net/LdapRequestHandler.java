@@ -21,26 +21,26 @@ import com.forgerock.reactive.Stream;
 
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.core.OperationFactory;
-import io.bindfirst.server.work.WorkQueue;
 
 /**
  * The per-connection entry point the SDK's Grizzly filter calls for every request, on a selector thread.
  * It decodes the request there (the envelope's buffer is only valid during this call) and returns a
- * stream that, when the transport subscribes, queues the operation on the worker pool; the worker then
- * emits the responses. What one connection can have outstanding is bounded by its {@link OperationSlots}.
+ * stream that, when the transport subscribes, starts the operation ({@link OperationDispatch}: here or on
+ * a worker), which then emits the responses. What one connection can have outstanding is bounded by its
+ * {@link OperationSlots}.
  */
 final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, LdapRequestEnvelope, Stream<Response>> {
     private static final Logger LOG = LoggerFactory.getLogger(LdapRequestHandler.class);
 
     private final OperationFactory operations;
-    private final WorkQueue workQueue;
+    private final OperationDispatch dispatch;
     private final RequestReader reader;
     private final ClientConnection connection;
 
-    LdapRequestHandler(OperationFactory operations, WorkQueue workQueue, DecodeOptions decodeOptions,
+    LdapRequestHandler(OperationFactory operations, OperationDispatch dispatch, DecodeOptions decodeOptions,
                        LDAPClientContext context, ClientConnection connection) {
         this.operations = operations;
-        this.workQueue = workQueue;
+        this.dispatch = dispatch;
         this.reader = new RequestReader(decodeOptions);
         this.connection = connection;
         context.addListener(new LDAPClientContextEventListener() {
@@ -99,7 +99,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
             return RxJavaStreams.emptyStream();
         }
         connection.operationStarted(op);
-        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), workQueue));
+        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), dispatch));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */

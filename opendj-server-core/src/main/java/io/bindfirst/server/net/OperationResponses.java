@@ -12,15 +12,14 @@ import org.reactivestreams.Subscription;
 
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.core.ResponseSink;
-import io.bindfirst.server.work.WorkQueue;
 
 /**
  * The responses of one operation, as the reactive stream the SDK's transport subscribes to. When it is
- * subscribed it queues the operation on the worker pool (once its connection has a free slot); the worker
- * then {@link #send}s entries and the result and {@link #complete}s. Every signal to the subscriber comes
- * from one drain loop, so none overlap, and none exceed the demand the transport requested (a search may
- * produce more entries than it asked for: those wait in a queue). The Reactive Streams TCK checks it
- * ({@code OperationResponsesTckTest}).
+ * subscribed it starts the operation (once its connection has a free slot) through {@link OperationDispatch};
+ * the operation then {@link #send}s entries and the result and {@link #complete}s. Every signal to the
+ * subscriber comes from one drain loop, so none overlap, and none exceed the demand the transport
+ * requested (a search may produce more entries than it asked for: those wait in a queue). The Reactive
+ * Streams TCK checks it ({@code OperationResponsesTckTest}).
  *
  * <p>Why not {@code Flowable.create(..., BUFFER)}: that allocates an emitter, a growable array queue and
  * operator wrappers per request; a bind needs one response. The profile showed that plumbing on the hot
@@ -40,7 +39,7 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
 
     private final Operation operation;
     private final OperationSlots slots;
-    private final WorkQueue workQueue;
+    private final OperationDispatch dispatch;
     private final ConcurrentLinkedQueue<Response> pending = new ConcurrentLinkedQueue<>();
     private final AtomicLong requested = new AtomicLong();
     private final AtomicInteger wip = new AtomicInteger();
@@ -60,10 +59,10 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
      * @param slots the limit on outstanding operations of the operation's connection, whose slot the
      *              operation frees when it finishes
      */
-    OperationResponses(Operation operation, OperationSlots slots, WorkQueue workQueue) {
+    OperationResponses(Operation operation, OperationSlots slots, OperationDispatch dispatch) {
         this.operation = operation;
         this.slots = slots;
-        this.workQueue = workQueue;
+        this.dispatch = dispatch;
     }
 
     @Override
@@ -83,9 +82,7 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
     }
 
     private void enqueue() {
-        if (!workQueue.enqueue(operation)) {
-            operation.rejectBusy();
-        }
+        dispatch.start(operation, slots);
     }
 
     @Override

@@ -14,6 +14,9 @@ public interface WorkQueue extends AutoCloseable {
      */
     boolean enqueue(Runnable operation);
 
+    /** Whether any operation waits or runs on the workers. */
+    boolean hasWork();
+
     /**
      * Whether as many operations wait or run as the configured capacity: the transport then stops reading
      * requests (back-pressure) until {@link #whenCaughtUp} is called.

@@ -77,7 +77,7 @@ public final class WorkerPool implements WorkQueue {
         }
     }
 
-    /** Whether any operation waits or runs. */
+    @Override
     public boolean hasWork() {
         return pending.get() > 0;
     }

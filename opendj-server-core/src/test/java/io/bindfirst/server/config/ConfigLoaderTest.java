@@ -46,6 +46,7 @@ public class ConfigLoaderTest {
         ServerConfig c = ConfigLoader.load(SHIPPED, root);
         assertEquals(c.listener().address(), "127.0.0.1");
         assertEquals(c.listener().port(), 1389);
+        assertEquals(c.listener().inlineOperations(), ServerConfig.Listener.Inline.WHEN_WORKERS_IDLE);
         assertEquals(c.limits(), new ServerConfig.Limits(1000, 60, 5000));
         assertEquals(c.passwords(), new ServerConfig.Passwords("SSHA512", false));
         assertEquals(c.rootUsers().size(), 1);
@@ -99,6 +100,19 @@ public class ConfigLoaderTest {
                 e.getMessage());
         assertTrue(e.getMessage().contains("ds-cfg-listen-port"), e.getMessage());
         assertTrue(e.getMessage().contains("99999"), e.getMessage());
+    }
+
+    @Test
+    public void inlineCheapOperationsTakesItsThreeValuesAndRefusesOthers() throws Exception {
+        String shipped = "ds-cfg-inline-cheap-operations: when-workers-idle";
+        assertEquals(loadEdited(shipped, "ds-cfg-inline-cheap-operations: always").listener().inlineOperations(),
+                ServerConfig.Listener.Inline.ALWAYS);
+        assertEquals(loadEdited(shipped, "ds-cfg-inline-cheap-operations: never").listener().inlineOperations(),
+                ServerConfig.Listener.Inline.NEVER);
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> loadEdited(shipped, "ds-cfg-inline-cheap-operations: sometimes"));
+        assertTrue(e.getMessage().contains("ds-cfg-inline-cheap-operations: 'sometimes' is not one of always, "
+                + "when-workers-idle, never"), e.getMessage());
     }
 
     @Test

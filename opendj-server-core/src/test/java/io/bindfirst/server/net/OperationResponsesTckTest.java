@@ -13,6 +13,7 @@ import org.testng.annotations.AfterClass;
 import org.testng.annotations.AfterMethod;
 
 import io.bindfirst.server.core.Operation;
+import io.bindfirst.server.config.ServerConfig.Listener.Inline;
 import io.bindfirst.server.work.WorkerPool;
 
 /**
@@ -46,7 +47,8 @@ public class OperationResponsesTckTest extends PublisherVerification<Response> {
             op.abandon();
         }
         operations.add(op);
-        return new OperationResponses(op, connection.slots(), workers);
+        return new OperationResponses(op, connection.slots(),
+                new OperationDispatch(workers, Inline.NEVER));
     }
 
     /** A stream that already has its subscriber: it refuses the next one with onSubscribe, then onError (1.9). */

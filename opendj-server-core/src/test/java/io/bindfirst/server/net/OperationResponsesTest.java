@@ -25,6 +25,7 @@ import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.config.ServerConfig.Listener.Inline;
 import io.bindfirst.server.work.WorkerPool;
 
 /**
@@ -111,7 +112,8 @@ public class OperationResponsesTest {
     @Test(timeOut = 60_000)
     public void aRefusedSecondSubscriberCannotCancelTheFirstOnesResponses() throws Exception {
         TestConnection connection = new TestConnection(4);
-        OperationResponses responses = new OperationResponses(connection.operation(1), connection.slots(), workers);
+        OperationResponses responses = new OperationResponses(connection.operation(1), connection.slots(),
+                new OperationDispatch(workers, Inline.NEVER));
         Signals first = new Signals();
         Signals second = new Signals();
         responses.subscribe(first);
@@ -151,7 +153,8 @@ public class OperationResponsesTest {
             for (int round = 0; round < 300; round++) {
                 TestConnection connection = new TestConnection(1);
                 Ordered s = new Ordered(requester);
-                new OperationResponses(connection.operation(entries), connection.slots(), workers).subscribe(s);
+                new OperationResponses(connection.operation(entries), connection.slots(),
+                new OperationDispatch(workers, Inline.NEVER)).subscribe(s);
                 s.subscription.request(1);
                 if (!s.done.await(30, TimeUnit.SECONDS)) {
                     fail("round " + round + ": no completion after " + s.received + " signals");
@@ -166,7 +169,8 @@ public class OperationResponsesTest {
 
     private Signals subscribe(TestConnection connection, TestConnection.Entries op) {
         Signals s = new Signals();
-        new OperationResponses(op, connection.slots(), workers).subscribe(s);
+        new OperationResponses(op, connection.slots(),
+                new OperationDispatch(workers, Inline.NEVER)).subscribe(s);
         return s;
     }
 

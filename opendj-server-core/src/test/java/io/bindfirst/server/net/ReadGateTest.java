@@ -118,6 +118,11 @@ public class ReadGateTest {
             }
 
             @Override
+            public boolean hasWork() {
+                return false;
+            }
+
+            @Override
             public boolean saturated() {
                 return looks.getAndIncrement() == 0;
             }

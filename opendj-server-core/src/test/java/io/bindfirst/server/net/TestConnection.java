@@ -32,7 +32,8 @@ final class TestConnection {
 
     TestConnection(int maxConcurrentOps) {
         ServerConfig.Listener listener =
-                new ServerConfig.Listener("127.0.0.1", 0, 128, 1 << 20, maxConcurrentOps, 16, 1, false);
+                new ServerConfig.Listener("127.0.0.1", 0, 128, 1 << 20, maxConcurrentOps, 16, 1,
+                        ServerConfig.Listener.Inline.NEVER, false);
         ServerConfig config = new ServerConfig(Path.of("."), Path.of("."), listener,
                 new ServerConfig.Limits(0, 0, 0), new ServerConfig.WorkQueue(1, 16, 1, 100, Long.MAX_VALUE),
                 new ServerConfig.Passwords("SSHA512", false), List.of(), List.of(), Map.of(), List.of(), null,
@@ -55,6 +56,75 @@ final class TestConnection {
         Entries op = new Entries(server, connection, entries);
         connection.operationStarted(op);
         return op;
+    }
+
+    /**
+     * An operation that may start inline (as a cached bind does); with {@code movesToWorkers} it continues
+     * on the workers ({@code Operation.onWorkers}) as a bind whose entry is not in memory does.
+     */
+    Cheap cheap(boolean movesToWorkers) {
+        Cheap op = new Cheap(server, connection, movesToWorkers);
+        connection.operationStarted(op);
+        return op;
+    }
+
+    /** Records the threads it started and finished on, and whether it saw itself inline when it started. */
+    static final class Cheap extends Operation {
+        private final boolean movesToWorkers;
+        private final CountDownLatch finished = new CountDownLatch(1);
+        volatile Thread startedOn;
+        volatile Thread finishedOn;
+        volatile boolean startedInline;
+
+        Cheap(ServerContext server, ClientConnection connection, boolean movesToWorkers) {
+            super(server, connection, 1);
+            this.movesToWorkers = movesToWorkers;
+        }
+
+        @Override
+        public boolean startsInline() {
+            return true;
+        }
+
+        /** Waits until it has finished, wherever it ran. */
+        void awaitFinished() throws InterruptedException {
+            if (!finished.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the operation never finished");
+            }
+        }
+
+        @Override
+        protected Result execute() {
+            startedOn = Thread.currentThread();
+            startedInline = inline();
+            return movesToWorkers ? onWorkers(this::rest) : rest();
+        }
+
+        private Result rest() {
+            finishedOn = Thread.currentThread();
+            finished.countDown();
+            return Responses.newBindResult(ResultCode.SUCCESS);
+        }
+
+        @Override
+        public OperationType operationType() {
+            return OperationType.BIND;
+        }
+
+        @Override
+        protected List<Control> requestControls() {
+            return List.of();
+        }
+
+        @Override
+        protected String kind() {
+            return "BIND";
+        }
+
+        @Override
+        public DN targetDN() {
+            return null;
+        }
     }
 
     /**
