@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * its filter chain starts with the {@link ReadGate} (server-wide back-pressure); it is shut down with the
  * server; and requests are decoded on the selector threads themselves ({@code SameThreadIOStrategy}) and
  * handed once to the work queue, where the SDK's default adds a second hand-off through a Grizzly worker
- * pool of its own. The selectors never block: decoding and queueing are all they do.
+ * pool of its own. The selectors never block: they decode, queue, and run the binds that can be answered
+ * from memory with one hash ({@link OperationDispatch}).
  */
 final class LdapTransport implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LdapTransport.class);

@@ -31,6 +31,7 @@ final class OperationDispatch {
     void start(Operation operation, OperationSlots slots) {
         if (runsHere(operation, slots)) {
             startedInline.increment();
+            workers.ranInline();
             operation.runInline(workers);
         } else if (!workers.enqueue(operation)) {
             operation.rejectBusy();

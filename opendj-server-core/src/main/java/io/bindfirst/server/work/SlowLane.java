@@ -22,8 +22,9 @@ import io.bindfirst.server.pwd.Pacer;
  * CPU of short ones), applied to CPU as well as threads.
  *
  * <p>The pacing is a duty cycle measured in wall time: after each stretch of work of at least
- * {@value #STRETCH_NANOS} ns, if the main queue holds any operation, the thread parks for as long as it
- * takes to bring its share down to {@code sharePercent}.
+ * {@value #STRETCH_NANOS} ns, if the main queue holds any operation or started one during the stretch (a
+ * cached bind runs inline, never waiting in the queue), the thread parks for as long as it takes to bring
+ * its share down to {@code sharePercent}.
  */
 public final class SlowLane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SlowLane.class);
@@ -39,6 +40,8 @@ public final class SlowLane implements AutoCloseable {
     /** A lane thread, with the start of its current stretch of work. */
     private static final class LaneThread extends Thread {
         long stretchStart;
+        /** The main queue's {@link WorkQueue#started()} at the end of the last stretch. */
+        long mainStarted;
 
         LaneThread(Runnable r, String name) {
             super(r, name);
@@ -93,7 +96,12 @@ public final class SlowLane implements AutoCloseable {
         if (worked < STRETCH_NANOS) {
             return;
         }
-        if (main.hasWork() && sharePercent < 100) {
+        // Cheap binds run on the transport threads never wait in the main queue: that they arrived during
+        // the stretch is what says the CPU is wanted, as much as work waiting now.
+        long mainStarted = main.started();
+        boolean mainBusy = main.hasWork() || mainStarted != t.mainStarted;
+        t.mainStarted = mainStarted;
+        if (mainBusy && sharePercent < 100) {
             long pause = Math.min(LONGEST_PAUSE_NANOS, worked * (100 - sharePercent) / sharePercent);
             timesPaused.incrementAndGet();
             LockSupport.parkNanos(pause);

@@ -18,6 +18,18 @@ public interface WorkQueue extends AutoCloseable {
     boolean hasWork();
 
     /**
+     * Counts an operation that ran on a transport thread instead of being queued (a cached bind): the work
+     * the slow lane gives way to includes it ({@link #started}), though it never waits in the queue.
+     */
+    void ranInline();
+
+    /**
+     * Operations queued or {@linkplain #ranInline() run inline} since the start. A change between two looks
+     * says cheap work arrived in between, even when none is waiting at either look.
+     */
+    long started();
+
+    /**
      * Whether as many operations wait or run as the configured capacity: the transport then stops reading
      * requests (back-pressure) until {@link #whenCaughtUp} is called.
      */

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +26,7 @@ public final class WorkerPool implements WorkQueue {
     private final ThreadPoolExecutor executor;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicInteger mostPending = new AtomicInteger();
+    private final LongAdder started = new LongAdder();
     private final int highWater;
     private final int lowWater;
     private volatile Runnable caughtUp = () -> { };
@@ -51,6 +53,7 @@ public final class WorkerPool implements WorkQueue {
 
     @Override
     public boolean enqueue(Runnable operation) {
+        started.increment();
         int now = pending.incrementAndGet();
         try {
             executor.execute(() -> run(operation));
@@ -80,6 +83,16 @@ public final class WorkerPool implements WorkQueue {
     @Override
     public boolean hasWork() {
         return pending.get() > 0;
+    }
+
+    @Override
+    public void ranInline() {
+        started.increment();
+    }
+
+    @Override
+    public long started() {
+        return started.sum();
     }
 
     @Override

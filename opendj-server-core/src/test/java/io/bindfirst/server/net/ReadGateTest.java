@@ -123,6 +123,15 @@ public class ReadGateTest {
             }
 
             @Override
+            public void ranInline() {
+            }
+
+            @Override
+            public long started() {
+                return 0;
+            }
+
+            @Override
             public boolean saturated() {
                 return looks.getAndIncrement() == 0;
             }

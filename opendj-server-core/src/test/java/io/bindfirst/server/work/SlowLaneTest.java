@@ -6,6 +6,8 @@ import static org.testng.Assert.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import org.testng.annotations.Test;
 
@@ -52,6 +54,35 @@ public class SlowLaneTest {
             assertTrue(lane.timesPaused() > 0, "never paused while the workers had work");
             release.countDown();
         } finally {
+            lane.close();
+            main.close();
+        }
+    }
+
+    @Test(timeOut = 60_000)
+    public void theLaneGivesWayToOperationsThatRanInlineThoughNoneWaits() throws Exception {
+        WorkerPool main = new WorkerPool(1, 10, 0);
+        SlowLane lane = new SlowLane(1, 10, 10, main);
+        AtomicBoolean binding = new AtomicBoolean(true);
+        Thread selector = new Thread(() -> {
+            while (binding.get()) {
+                main.ranInline(); // a cached bind on a transport thread: never queued
+                LockSupport.parkNanos(50_000);
+            }
+        });
+        selector.start();
+        try {
+            CountDownLatch run = new CountDownLatch(1);
+            assertTrue(lane.enqueue(() -> {
+                work(lane, 30);
+                run.countDown();
+            }));
+            assertTrue(run.await(30, TimeUnit.SECONDS));
+            assertFalse(main.hasWork(), "nothing ever waited in the main queue");
+            assertTrue(lane.timesPaused() > 0, "never paused while binds ran inline");
+        } finally {
+            binding.set(false);
+            selector.join();
             lane.close();
             main.close();
         }
