@@ -32,6 +32,6 @@ result=$(grep '^RESULT' <<<"$out")
 rss_kib=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
 binds=$(sed 's/.*binds_per_s=\([0-9.]*\).*/\1/' <<<"$result")
 us=$(awk -v t=$((end - start)) -v hz="$tck" -v b="$binds" -v s="$secs" 'BEGIN { printf "%.1f", t / hz / (b * s) * 1e6 }')
-ks=$(awk -v k=$((kend - kstart)) -v t=$((end - start)) 'BEGIN { printf "%.2f", t > 0 ? k / t : 0 }')
+ks=$(awk -v k=$((kend - kstart)) -v t=$((end - start)) 'BEGIN { printf "%.2f", (t > 0 ? k / t : 0) }')
 cs=$(awk -v c=$((cs_end - cs_start)) -v b="$binds" -v s="$secs" 'BEGIN { printf "%.2f", c / (b * s) }')
 echo "$name threads=$threads $result server_cpu_us_per_bind=$us kernel_share=$ks cs_per_bind=$cs rss_mib=$((rss_kib / 1024))"
