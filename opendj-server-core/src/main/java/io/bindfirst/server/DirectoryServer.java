@@ -105,7 +105,7 @@ public final class DirectoryServer implements AutoCloseable {
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()));
             if (config.accessLog() != null) {
-                accessLog = new FileAccessLog(config.accessLog(), 65_536);
+                accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(), 65_536);
             }
             // After the read gate closes, each selector (and each worker resuming parked reads) may still be
             // decoding one connection's pipelined requests, at most the per-connection limit of them.

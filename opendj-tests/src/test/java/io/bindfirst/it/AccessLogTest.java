@@ -1,11 +1,20 @@
 package io.bindfirst.it;
 
+import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.testng.annotations.Test;
 
@@ -13,7 +22,13 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.SearchScope;
 
-/** The access log: one line per operation with the fields operators look for, and never a password. */
+import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.LogRotation;
+
+/**
+ * The access log: one line per operation with the fields operators look for, never a password, and none
+ * lost or split when it rotates.
+ */
 public class AccessLogTest {
     private static final String SECRET = "s3cr3t-Wr0ng-pw";
 
@@ -49,6 +64,53 @@ public class AccessLogTest {
             assertTrue(text.contains(" DISCONNECT conn="), text);
             assertFalse(text.contains(SECRET), "a password reached the access log");
             assertFalse(text.contains("password"), "a password reached the access log");
+        }
+    }
+
+    /** Rotation under a bind load: every bind is in exactly one file, as one whole line. */
+    @Test(timeOut = 120_000)
+    public void rotationUnderLoadLosesNoRecord() throws Exception {
+        int connections = 8;
+        int bindsEach = 1_000;
+        try (TestServer server = TestServer.start(100, c -> c.withAccessLog(new ServerConfig.AccessLogFile(
+                c.accessLog().file(), new LogRotation(32 * 1024, Duration.ZERO, 1_000))))) {
+            ExecutorService pool = Executors.newFixedThreadPool(connections);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < connections; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    try (LDAPConnection c = server.connect()) {
+                        for (int i = 0; i < bindsEach; i++) {
+                            c.bind(TestServer.user((first * bindsEach + i) % 100), "password");
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            server.server().close(); // flushes the log
+            Path logs = server.instance().resolve("logs");
+            List<Path> files;
+            try (Stream<Path> list = Files.list(logs)) {
+                files = list.filter(p -> p.getFileName().toString().startsWith("access")).toList();
+            }
+            assertTrue(files.size() > 5, "about 1 MB of records in 32 KiB files were not rotated: " + files);
+            Pattern bind = Pattern.compile("\\[[^\\]]+\\] BIND conn=\\d+ op=\\d+ msgID=\\d+ dn=\"uid=user\\.\\d+,"
+                    + "ou=People,dc=example,dc=com\" result=0 authDN=\"[^\"]+\" etime=\\d+\\.\\d{3}");
+            long binds = 0;
+            for (Path f : files) {
+                for (String line : Files.readAllLines(f)) {
+                    assertTrue(line.startsWith("[") && !line.contains("DROPPED"), "a whole record: " + line);
+                    if (line.contains("] BIND ")) {
+                        assertTrue(bind.matcher(line).matches(), "a whole record: " + line);
+                        binds++;
+                    }
+                }
+            }
+            assertEquals(binds, (long) connections * bindsEach, "binds logged across " + files.size() + " files");
         }
     }
 }

@@ -23,6 +23,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
@@ -149,10 +150,16 @@ public final class ConfigLoader {
                     + "keeps authenticated connections true when entries change");
         }
 
-        Path accessLog = null;
+        ServerConfig.AccessLogFile accessLog = null;
         Entry logger = entries.get(ACCESS_LOGGER);
         if (logger != null && bool(logger, "ds-cfg-enabled", true)) {
-            accessLog = path(logger, "ds-cfg-log-file", "logs/access");
+            accessLog = new ServerConfig.AccessLogFile(path(logger, "ds-cfg-log-file", "logs/access"),
+                    new LogRotation(
+                            ConfigUnits.bytes(logger.getName() + ": ds-cfg-file-size-limit",
+                                    string(logger, "ds-cfg-file-size-limit", "100 mb")),
+                            ConfigUnits.duration(logger.getName() + ": ds-cfg-rotation-interval",
+                                    string(logger, "ds-cfg-rotation-interval", "1 d")),
+                            integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)));
         }
         return new ServerConfig(instanceRoot, schemaDir, listener, limits, workQueue, passwords, rootUsers,
                 backends, samples, plugins, accessLog, List.copyOf(entries.values()));

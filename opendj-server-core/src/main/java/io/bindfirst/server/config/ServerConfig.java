@@ -10,6 +10,7 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.log.LogRotation;
 
 /**
  * The whole server configuration, parsed once from {@code config/config.ldif} by {@link ConfigLoader}.
@@ -26,13 +27,13 @@ import io.bindfirst.server.backend.BackendConfig;
  * @param backends the enabled user-data backends
  * @param sampleEntries per backend id, how many sample users to create on a first start
  * @param plugins the enabled plugins, in configuration order
- * @param accessLog the access log file, or {@code null} when disabled
+ * @param accessLog the access log file and its rotation, or {@code null} when disabled
  * @param entries the configuration entries as read, served read-only under {@code cn=config}
  */
 public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Limits limits,
                            WorkQueue workQueue, Passwords passwords, List<RootUser> rootUsers,
                            List<BackendConfig> backends, Map<String, Integer> sampleEntries,
-                           List<PluginConfig> plugins, Path accessLog, List<Entry> entries) {
+                           List<PluginConfig> plugins, AccessLogFile accessLog, List<Entry> entries) {
 
     public ServerConfig {
         rootUsers = List.copyOf(rootUsers);
@@ -40,6 +41,10 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         sampleEntries = Map.copyOf(sampleEntries);
         plugins = List.copyOf(plugins);
         entries = List.copyOf(entries);
+    }
+
+    /** @param file the live file; @param rotation when it rotates and how many rotated files are kept */
+    public record AccessLogFile(Path file, LogRotation rotation) {
     }
 
     /** @param entry the plugin's configuration entry (named in errors); @param className its class */
@@ -176,6 +181,12 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withListener(Listener newListener) {
         return new ServerConfig(instanceRoot, schemaDirectory, newListener, limits, workQueue, passwords,
                 rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    /** @param newAccessLog the access log and its rotation, or {@code null} for none */
+    public ServerConfig withAccessLog(AccessLogFile newAccessLog) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+                rootUsers, backends, sampleEntries, plugins, newAccessLog, entries);
     }
 
     public ServerConfig withListenPort(int port) {

@@ -1,12 +1,7 @@
 package io.bindfirst.server.log;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -27,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * ({@code [21/Nov/2026:17:52:54 +0000] BIND conn=3 op=0 msgID=1 dn="..." result=0 etime=0.052}), but one
  * line per operation rather than a REQ/RES pair.
  *
+ * <p>The file rotates by size and age ({@link LogRotation}, {@link RotatingFile}) between batches, so a
+ * record is never split and no worker waits for a rotation.
+ *
  * <p>Workers only {@code offer} a record to a bounded queue; one daemon thread formats and writes in
  * batches. When the queue is full the record is dropped and counted (a line says how many), so a slow
  * disk can never stall binds. While records keep coming the writer sleeps a millisecond between batches
@@ -42,14 +40,16 @@ public final class FileAccessLog implements AccessLog {
     private static final AccessRecord STOP = new AccessRecord(0, "", 0, 0, 0, null, 0, 0, "");
 
     private final BlockingQueue<AccessRecord> queue;
-    private final Writer out;
+    private final RotatingFile out;
     private final Thread writer;
     private final AtomicLong dropped = new AtomicLong();
 
-    public FileAccessLog(Path file, int capacity) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        this.out = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), 1 << 16);
+    /**
+     * @param rotation when the file is rotated (between batches of records, never inside one record)
+     * @param capacity records that may wait for the writer; beyond it they are dropped and counted
+     */
+    public FileAccessLog(Path file, LogRotation rotation, int capacity) throws IOException {
+        this.out = new RotatingFile(file, rotation, System.currentTimeMillis());
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.writer = new Thread(this::drain, "access-log-writer");
         this.writer.setDaemon(true);
@@ -72,6 +72,7 @@ public final class FileAccessLog implements AccessLog {
                 AccessRecord first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     out.flush();
+                    out.rotateIfDue(System.currentTimeMillis());
                     continue;
                 }
                 batch.add(first);
@@ -88,9 +89,10 @@ public final class FileAccessLog implements AccessLog {
                 batch.clear();
                 long lost = dropped.getAndSet(0);
                 if (lost > 0) {
-                    out.append("[").append(TIME.format(Instant.now())).append("] DROPPED records=")
-                            .append(Long.toString(lost)).append(" reason=\"access log queue full\"\n");
+                    out.append("[" + TIME.format(Instant.now()) + "] DROPPED records=" + lost
+                            + " reason=\"access log queue full\"\n");
                 }
+                out.rotateIfDue(System.currentTimeMillis());
                 if (running) {
                     // Let records gather for a moment instead of waiting on the queue, where every record
                     // offered would wake this thread: under load, one wake-up per GATHER_NANOS, not per bind.

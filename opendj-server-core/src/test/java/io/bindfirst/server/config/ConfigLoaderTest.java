@@ -60,7 +60,9 @@ public class ConfigLoaderTest {
         assertEquals(b.equalityIndexes(), Set.of("objectclass", "uid", "mail", "cn", "sn", "givenname"));
         assertEquals(b.bindCacheEntries(), 10_000);
         assertEquals(c.sampleEntries().get("userRoot"), Integer.valueOf(10_000));
-        assertEquals(c.accessLog(), root.toAbsolutePath().resolve("logs/access"));
+        assertEquals(c.accessLog().file(), root.toAbsolutePath().resolve("logs/access"));
+        assertEquals(c.accessLog().rotation(),
+                new io.bindfirst.server.log.LogRotation(100_000_000, java.time.Duration.ofDays(1), 10));
         assertTrue(c.workQueue().workerThreads() >= 4);
         assertFalse(c.entries().isEmpty());
     }

@@ -40,7 +40,7 @@ public class FileAccessLogTest {
     public void closeWritesEverythingQueued() throws Exception {
         Path dir = Files.createTempDirectory("access-log");
         Path file = dir.resolve("logs/access");
-        FileAccessLog log = new FileAccessLog(file, 10_000);
+        FileAccessLog log = new FileAccessLog(file, LogRotation.NEVER, 10_000);
         for (int i = 0; i < 5_000; i++) {
             log.log(new AccessRecord(0L, "BIND", i, 0, 1, "uid=u" + i, 0, 1000, ""));
         }
@@ -54,7 +54,7 @@ public class FileAccessLogTest {
     @Test(timeOut = 60_000)
     public void aFullQueueDropsAndSaysSoInsteadOfBlocking() throws Exception {
         Path file = Files.createTempDirectory("access-log").resolve("access");
-        FileAccessLog log = new FileAccessLog(file, 1);
+        FileAccessLog log = new FileAccessLog(file, LogRotation.NEVER, 1);
         for (int i = 0; i < 100_000; i++) {
             log.log(new AccessRecord(0L, "BIND", i, 0, 1, null, 0, 0, ""));
         }
