@@ -144,6 +144,30 @@ public class AuthenticatedUsersTest {
         server.bindAs(dn, "password").close();
     }
 
+    /**
+     * draft-behera's administrative lock: set, it closes the account's connections and its binds fail as a
+     * wrong password does (a locked account does not reveal a right guess), also for a bind the bind cache
+     * would have answered; deleted, the account binds again.
+     */
+    @Test
+    public void lockingTheAccountDisconnectsAndRefusesBindsUntilUnlocked() throws Exception {
+        String dn = TestServer.user(11);
+        server.bindAs(dn, "password").close(); // its bind attributes are in the bind cache now
+        try (LDAPConnection c = server.bindAs(dn, "password")) {
+            root.modify(dn, new Modification(ModificationType.REPLACE, "pwdAccountLockedTime", "000001010000Z"));
+            awaitDisconnect(c);
+            assertEquals(c.getDisconnectType(), DisconnectType.SERVER_CLOSED_WITH_NOTICE);
+            assertTrue(c.getDisconnectMessage().contains("has been locked"), c.getDisconnectMessage());
+        }
+        LDAPException e = expectThrows(LDAPException.class, () -> server.bindAs(dn, "password"));
+        assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+        LDAPException wrong = expectThrows(LDAPException.class, () -> server.bindAs(dn, "wrong"));
+        assertEquals(wrong.getResultCode(), e.getResultCode());
+        assertEquals(wrong.getDiagnosticMessage(), e.getDiagnosticMessage(), "the same answer as a wrong password");
+        root.modify(dn, new Modification(ModificationType.DELETE, "pwdAccountLockedTime"));
+        server.bindAs(dn, "password").close();
+    }
+
     @Test
     public void aModifiedLimitReachesBoundConnectionsWithoutRebinding() throws Exception {
         String dn = TestServer.user(10);

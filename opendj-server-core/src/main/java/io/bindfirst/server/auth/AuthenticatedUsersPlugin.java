@@ -18,7 +18,7 @@ import io.bindfirst.server.plugin.PluginPhase;
  * Keeps every connection's identity true when the directory changes under it:
  * <ul>
  * <li>modify of E: each connection bound as E gets an {@link AuthenticationInfo} built from the new entry
- * (its limits); if the modify disabled the account, those connections are disconnected;</li>
+ * (its limits); if the modify disabled or locked the account, those connections are disconnected;</li>
  * <li>delete of E (or an ancestor): every connection bound at or below E is deregistered and disconnected
  * with a notice of disconnection;</li>
  * <li>modify DN of E (or an ancestor): every connection bound at or below E is re-keyed to its new DN, so
@@ -61,12 +61,12 @@ public final class AuthenticatedUsersPlugin implements Plugin {
 
     private void modified(Entry entry) {
         DN dn = entry.getName();
-        boolean disabled = AuthenticationInfo.isDisabled(entry);
+        String refused = AuthenticationInfo.whyRefused(entry);
         AuthenticationInfo refreshed = AuthenticationInfo.user(entry);
         for (BoundConnection c : users.connectionsOf(dn)) {
-            if (disabled) {
+            if (refused != null) {
                 users.remove(dn, c);
-                c.disconnect(ResultCode.OTHER, "The account " + dn + " has been disabled");
+                c.disconnect(ResultCode.OTHER, "The account " + dn + " has been " + refused);
             } else {
                 c.replaceAuthentication(dn, refreshed);
             }
