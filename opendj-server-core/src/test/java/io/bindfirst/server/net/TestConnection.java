@@ -58,6 +58,38 @@ final class TestConnection {
         return op;
     }
 
+    /** What the transport's tests' operations share: message ID 1, no controls, their type's name in the log. */
+    private abstract static class TestOperation extends Operation {
+        private final OperationType type;
+        private final DN target;
+
+        TestOperation(ServerContext server, ClientConnection connection, OperationType type, DN target) {
+            super(server, connection, 1);
+            this.type = type;
+            this.target = target;
+        }
+
+        @Override
+        public OperationType operationType() {
+            return type;
+        }
+
+        @Override
+        protected List<Control> requestControls() {
+            return List.of();
+        }
+
+        @Override
+        protected String kind() {
+            return type.name();
+        }
+
+        @Override
+        public DN targetDN() {
+            return target;
+        }
+    }
+
     /**
      * An operation that may start inline (as a cached bind does); with {@code movesToWorkers} it continues
      * on the workers ({@code Operation.onWorkers}) as a bind whose entry is not in memory does.
@@ -69,7 +101,7 @@ final class TestConnection {
     }
 
     /** Records the threads it started and finished on, and whether it saw itself inline when it started. */
-    static final class Cheap extends Operation {
+    static final class Cheap extends TestOperation {
         private final boolean movesToWorkers;
         private final CountDownLatch finished = new CountDownLatch(1);
         volatile Thread startedOn;
@@ -77,7 +109,7 @@ final class TestConnection {
         volatile boolean startedInline;
 
         Cheap(ServerContext server, ClientConnection connection, boolean movesToWorkers) {
-            super(server, connection, 1);
+            super(server, connection, OperationType.BIND, null);
             this.movesToWorkers = movesToWorkers;
         }
 
@@ -105,40 +137,20 @@ final class TestConnection {
             finished.countDown();
             return Responses.newBindResult(ResultCode.SUCCESS);
         }
-
-        @Override
-        public OperationType operationType() {
-            return OperationType.BIND;
-        }
-
-        @Override
-        protected List<Control> requestControls() {
-            return List.of();
-        }
-
-        @Override
-        protected String kind() {
-            return "BIND";
-        }
-
-        @Override
-        public DN targetDN() {
-            return null;
-        }
     }
 
     /**
      * A search-like operation: {@code entries} entries named {@code cn=entry-<i>}, then SUCCESS. It stops
      * sending entries once abandoned; {@link #hold()} makes it wait in {@code execute} for {@link #release()}.
      */
-    static final class Entries extends Operation {
+    static final class Entries extends TestOperation {
         private static final DN BASE = DN.valueOf("dc=example,dc=com");
         private final long entries;
         private final CountDownLatch running = new CountDownLatch(1);
         private volatile CountDownLatch release;
 
         Entries(ServerContext server, ClientConnection connection, long entries) {
-            super(server, connection, 1);
+            super(server, connection, OperationType.SEARCH, BASE);
             this.entries = entries;
         }
 
@@ -177,26 +189,6 @@ final class TestConnection {
                 sink().send(Responses.newSearchResultEntry(BASE.child("cn", "entry-" + i)));
             }
             return Responses.newResult(ResultCode.SUCCESS);
-        }
-
-        @Override
-        public OperationType operationType() {
-            return OperationType.SEARCH;
-        }
-
-        @Override
-        protected List<Control> requestControls() {
-            return List.of();
-        }
-
-        @Override
-        protected String kind() {
-            return "SEARCH";
-        }
-
-        @Override
-        public DN targetDN() {
-            return BASE;
         }
     }
 }
