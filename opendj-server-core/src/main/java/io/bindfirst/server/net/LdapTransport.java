@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.glassfish.grizzly.filterchain.FilterChainBuilder;
 import org.glassfish.grizzly.filterchain.TransportFilter;
-import org.glassfish.grizzly.memory.PooledMemoryManager;
+import org.glassfish.grizzly.memory.HeapMemoryManager;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
 import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
@@ -37,7 +37,11 @@ final class LdapTransport implements AutoCloseable {
                 .setReuseAddress(true)
                 // Heap buffers: pooled direct ones held ~57 MB outside the heap at 400 connections (NMT "Other"),
                 // which put resident memory over the 256 MiB target at 400 connections, and bought no CPU per bind.
-                .setMemoryManager(new PooledMemoryManager(false));
+                // Not pooled: with SDK 5.0.3 a read buffer never returns to a pool (the request envelope keeps a
+                // read-only view of it that nothing closes), so a pool hands out a new 4 KiB array per read and,
+                // once drained by reads, per response too. HeapMemoryManager slices small buffers out of a chunk
+                // per selector thread: a 60-byte read costs 60 bytes.
+                .setMemoryManager(new HeapMemoryManager());
         this.transport = builder.build();
         transport.setSelectorRunnersCount(selectorThreads);
         transport.setProcessor(FilterChainBuilder.stateless().add(new TransportFilter()).add(gate).build());
