@@ -245,7 +245,7 @@ public final class DirectoryServer implements AutoCloseable {
 
     /** Operations started on the selector thread that read them ({@code ds-cfg-inline-cheap-operations}). */
     public long operationsStartedInline() {
-        return connectionHandler.operationsStartedInline();
+        return workQueue.startedInline();
     }
 
     /** Where the LDAP listener is bound (with the real port when 0 was configured). */

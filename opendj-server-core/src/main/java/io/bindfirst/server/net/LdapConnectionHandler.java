@@ -29,7 +29,6 @@ import io.bindfirst.server.work.WorkQueue;
 public final class LdapConnectionHandler implements AutoCloseable {
     private final ClientConnections connections;
     private final ReadGate gate;
-    private final OperationDispatch dispatch;
     private final LdapTransport transport;
     private final GrizzlyLDAPListener listener;
 
@@ -44,7 +43,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
                                  WorkQueue workQueue, ClientConnections connections) throws IOException {
         this.connections = connections;
         this.gate = new ReadGate(workQueue, connections);
-        this.dispatch = new OperationDispatch(workQueue, cfg.inlineOperations());
+        OperationDispatch dispatch = new OperationDispatch(workQueue, cfg.inlineOperations());
         this.transport = new LdapTransport(cfg.selectorThreads(), gate);
         // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
@@ -98,11 +97,6 @@ public final class LdapConnectionHandler implements AutoCloseable {
     /** Reads parked because the work queue was saturated, since the start. */
     public long timesReadsParked() {
         return gate.timesParked();
-    }
-
-    /** Operations started on the selector thread that read them, since the start. */
-    public long operationsStartedInline() {
-        return dispatch.startedInline();
     }
 
     /** Stops accepting, then stops every connection with a notice of disconnection (unavailable). */

@@ -1,7 +1,5 @@
 package io.bindfirst.server.net;
 
-import java.util.concurrent.atomic.LongAdder;
-
 import io.bindfirst.server.config.ServerConfig.Listener.Inline;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.work.WorkQueue;
@@ -20,7 +18,6 @@ import io.bindfirst.server.work.WorkQueue;
 final class OperationDispatch {
     private final WorkQueue workers;
     private final Inline inline;
-    private final LongAdder startedInline = new LongAdder();
 
     OperationDispatch(WorkQueue workers, Inline inline) {
         this.workers = workers;
@@ -30,17 +27,11 @@ final class OperationDispatch {
     /** Runs {@code operation} now on this thread or queues it; answers it busy if the queue is full. */
     void start(Operation operation, OperationSlots slots) {
         if (runsHere(operation, slots)) {
-            startedInline.increment();
             workers.ranInline();
             operation.runInline(workers);
         } else if (!workers.enqueue(operation)) {
             operation.rejectBusy();
         }
-    }
-
-    /** Operations started on the thread that read them, since the start (some then moved to the workers). */
-    long startedInline() {
-        return startedInline.sum();
     }
 
     private boolean runsHere(Operation operation, OperationSlots slots) {

@@ -29,6 +29,9 @@ public interface WorkQueue extends AutoCloseable {
      */
     long started();
 
+    /** Operations {@linkplain #ranInline() run inline} since the start (some then moved to the workers). */
+    long startedInline();
+
     /**
      * Whether as many operations wait or run as the configured capacity: the transport then stops reading
      * requests (back-pressure) until {@link #whenCaughtUp} is called.

@@ -26,7 +26,8 @@ public final class WorkerPool implements WorkQueue {
     private final ThreadPoolExecutor executor;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicInteger mostPending = new AtomicInteger();
-    private final LongAdder started = new LongAdder();
+    private final LongAdder queued = new LongAdder();
+    private final LongAdder inline = new LongAdder();
     private final int highWater;
     private final int lowWater;
     private volatile Runnable caughtUp = () -> { };
@@ -53,7 +54,7 @@ public final class WorkerPool implements WorkQueue {
 
     @Override
     public boolean enqueue(Runnable operation) {
-        started.increment();
+        queued.increment();
         int now = pending.incrementAndGet();
         try {
             executor.execute(() -> run(operation));
@@ -87,12 +88,17 @@ public final class WorkerPool implements WorkQueue {
 
     @Override
     public void ranInline() {
-        started.increment();
+        inline.increment();
     }
 
     @Override
     public long started() {
-        return started.sum();
+        return queued.sum() + inline.sum();
+    }
+
+    @Override
+    public long startedInline() {
+        return inline.sum();
     }
 
     @Override

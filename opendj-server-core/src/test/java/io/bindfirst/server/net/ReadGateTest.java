@@ -132,6 +132,11 @@ public class ReadGateTest {
             }
 
             @Override
+            public long startedInline() {
+                return 0;
+            }
+
+            @Override
             public boolean saturated() {
                 return looks.getAndIncrement() == 0;
             }
