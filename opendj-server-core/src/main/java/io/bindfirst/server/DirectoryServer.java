@@ -42,6 +42,8 @@ import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.pwd.PasswordStorageScheme;
 import io.bindfirst.server.schema.SchemaLoadException;
 import io.bindfirst.server.schema.SchemaLoader;
+import io.bindfirst.server.tls.TlsConfigException;
+import io.bindfirst.server.tls.TlsContext;
 import io.bindfirst.server.virtual.VirtualEntries;
 import io.bindfirst.server.work.SlowLane;
 import io.bindfirst.server.work.WorkQueue;
@@ -89,7 +91,19 @@ public final class DirectoryServer implements AutoCloseable {
         }
         PasswordAttribute passwords = new PasswordAttribute(schema, schemes);
         RootUsers rootUsers = new RootUsers(config.rootUsers(), passwords);
-        checkListenerIsSafe(config, rootUsers);
+        checkListenerIsSafe(config, config.listener(), rootUsers);
+        if (config.ldapsListener() != null) {
+            checkListenerIsSafe(config, config.ldapsListener(), rootUsers);
+        }
+        TlsContext tls = null;
+        if (config.tls() != null) {
+            try {
+                tls = TlsContext.open(config.tls(), config.instanceRoot().getFileName() == null ? "bindfirst"
+                        : config.instanceRoot().getFileName().toString());
+            } catch (TlsConfigException e) {
+                throw new ServerStartException(e.getMessage(), e);
+            }
+        }
 
         List<Backend> opened = new ArrayList<>();
         AccessLog accessLog = AccessLog.DISABLED;
@@ -105,7 +119,12 @@ public final class DirectoryServer implements AutoCloseable {
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()));
             if (config.accessLog() != null) {
-                accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(), 65_536);
+                try {
+                    accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(), 65_536);
+                } catch (IOException e) {
+                    throw new ServerStartException("Cannot open the access log " + config.accessLog().file() + ": "
+                            + e.getMessage(), e);
+                }
             }
             // After the read gate closes, each selector (and each worker resuming parked reads) may still be
             // decoding one connection's pipelined requests, at most the per-connection limit of them.
@@ -119,11 +138,12 @@ public final class DirectoryServer implements AutoCloseable {
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     new AuthenticatedUsers<>(BoundConnection::id, connections::byId), new WriteEpoch(),
                     new RootOnlyPolicy(passwords, configSuffix), accessLog,
-                    new VirtualEntries(schema, backends.namingContexts()), BindAttributes.of(schema),
+                    new VirtualEntries(schema, backends.namingContexts(), tls != null && l.allowStartTls()),
+                    BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane, passwords);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
-            LdapConnectionHandler handler = new LdapConnectionHandler(l, schema, new OperationFactory(ctx),
-                    ctx.authenticatedUsers(), accessLog, workQueue, connections);
+            LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
+                    new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections);
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
             return new DirectoryServer(ctx, workQueue, handler);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
@@ -138,10 +158,8 @@ public final class DirectoryServer implements AutoCloseable {
             }
             accessLog.close();
             opened.forEach(Backend::close);
-            String where = config.listener().address() + ":" + config.listener().port();
-            String msg = e instanceof IOException
-                    ? "Cannot listen on " + where + ": " + e.getMessage() : e.getMessage();
-            throw new ServerStartException(msg, e);
+            // The connection handler's IOException names the listener that could not start.
+            throw new ServerStartException(e.getMessage(), e);
         }
     }
 
@@ -161,21 +179,24 @@ public final class DirectoryServer implements AutoCloseable {
         return out;
     }
 
-    private static void checkListenerIsSafe(ServerConfig config, RootUsers rootUsers) throws ServerStartException {
-        String address = config.listener().address();
+    private static void checkListenerIsSafe(ServerConfig config, ServerConfig.Listener listener, RootUsers rootUsers)
+            throws ServerStartException {
+        String address = listener.address();
+        String entry = listener.useSsl() ? "cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config"
+                : "cn=LDAP Connection Handler,cn=Connection Handlers,cn=config";
         boolean loopback;
         try {
             loopback = InetAddress.getByName(address).isLoopbackAddress();
         } catch (UnknownHostException e) {
-            throw new ServerStartException("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config: "
-                    + "ds-cfg-listen-address: cannot resolve '" + address + "'");
+            throw new ServerStartException(entry + ": ds-cfg-listen-address: cannot resolve '" + address + "'");
         }
+        // The bind ceiling is the operation factory's, for every listener: check each listener's address.
         if (!loopback && config.listener().bindCeiling()) {
-            throw new ServerStartException("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config: "
-                    + "ds-cfg-benchmark-bind-ceiling: refused on the non-loopback address " + address
+            throw new ServerStartException(entry + ": ds-cfg-benchmark-bind-ceiling: refused on the non-loopback "
+                    + "address " + address
                     + ": it accepts every bind without a password");
         }
-        if (config.listener().bindCeiling()) {
+        if (config.listener().bindCeiling() && !listener.useSsl()) {
             LOG.warn("Benchmark bind ceiling mode: every bind succeeds without a password check");
         }
         if (!loopback && rootUsers.anyUses(DEMO_ROOT_PASSWORD)) {
@@ -251,6 +272,11 @@ public final class DirectoryServer implements AutoCloseable {
     /** Where the LDAP listener is bound (with the real port when 0 was configured). */
     public InetSocketAddress ldapAddress() {
         return connectionHandler.address();
+    }
+
+    /** Where the LDAPS listener is bound, or {@code null} when it is disabled. */
+    public InetSocketAddress ldapsAddress() {
+        return connectionHandler.ldapsAddress();
     }
 
     /**

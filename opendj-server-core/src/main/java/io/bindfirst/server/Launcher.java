@@ -16,7 +16,7 @@ import io.bindfirst.server.config.ServerConfig;
  * it listens, and runs until stopped (SIGTERM from {@code bin/stop-ds} closes the database cleanly).
  *
  * <pre>
- * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--benchmark-bind-ceiling]
+ * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] [--benchmark-bind-ceiling]
  * </pre>
  */
 public final class Launcher {
@@ -27,6 +27,7 @@ public final class Launcher {
         Path root = Path.of(".");
         Path configFile = null;
         Integer port = null;
+        Integer ldapsPort = null;
         boolean ceiling = false;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -34,12 +35,8 @@ public final class Launcher {
                     case "--instanceRoot": root = Path.of(args[++i]); break;
                     case "--config": configFile = Path.of(args[++i]); break;
                     case "--benchmark-bind-ceiling": ceiling = true; break;
-                    case "--port":
-                        port = Integer.parseInt(args[++i]);
-                        if (port < 0 || port > 65535) {
-                            usage("--port: " + port + " is not a port number (0 to 65535)");
-                        }
-                        break;
+                    case "--port": port = portNumber(args[i], args[++i]); break;
+                    case "--ldaps-port": ldapsPort = portNumber(args[i], args[++i]); break;
                     default: usage("unknown option " + args[i]);
                 }
             }
@@ -55,6 +52,13 @@ public final class Launcher {
             ServerConfig config = ConfigLoader.load(configFile, root);
             if (port != null) {
                 config = config.withListenPort(port);
+            }
+            if (ldapsPort != null) {
+                if (config.ldapsListener() == null) {
+                    usage("--ldaps-port: LDAPS is disabled in the configuration "
+                            + "(cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config)");
+                }
+                config = config.withLdapsListener(config.ldapsListener().withPort(ldapsPort));
             }
             if (ceiling) {
                 config = config.withBindCeiling(true);
@@ -85,7 +89,9 @@ public final class Launcher {
         }
         InetSocketAddress a = server.ldapAddress();
         String url = "ldap://" + a.getAddress().getHostAddress() + ":" + a.getPort();
-        System.out.println("The server is listening on " + url);
+        InetSocketAddress s = server.ldapsAddress();
+        System.out.println("The server is listening on " + url
+                + (s == null ? "" : " and ldaps://" + s.getAddress().getHostAddress() + ":" + s.getPort()));
         System.out.println("Try: ldapwhoami -x -H " + url
                 + " -D uid=user.1,ou=People,dc=example,dc=com -w password");
         System.out.flush();
@@ -96,10 +102,18 @@ public final class Launcher {
         }
     }
 
+    private static int portNumber(String option, String value) {
+        int p = Integer.parseInt(value);
+        if (p < 0 || p > 65535) {
+            usage(option + ": " + p + " is not a port number (0 to 65535)");
+        }
+        return p;
+    }
+
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println(
-                "usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--benchmark-bind-ceiling]");
+        System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] "
+                + "[--benchmark-bind-ceiling]");
         System.exit(2);
     }
 }

@@ -51,7 +51,7 @@ final class ForkedServer implements AutoCloseable {
         Process p = null;
         Thread hook = null;
         try {
-            TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
+            TestServer.copyConfig(instance);
             Path ldif = instance.resolve("config/config.ldif");
             ConfigText.read(ldif).set("ds-cfg-backend-id=userRoot,cn=Backends,cn=config", "ds-cfg-sample-entries",
                     Integer.toString(users)).write(ldif);
@@ -59,7 +59,8 @@ final class ForkedServer implements AutoCloseable {
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOpts);
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
-                    "--instanceRoot", instance.toString(), "--config", ldif.toString(), "--port", "0"));
+                    "--instanceRoot", instance.toString(), "--config", ldif.toString(), "--port", "0",
+                    "--ldaps-port", "0"));
             p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             Process child = p;
             hook = new Thread(() -> child.destroyForcibly(), "bind-bench-forked-server-kill");

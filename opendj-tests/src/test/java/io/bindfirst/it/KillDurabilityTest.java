@@ -41,7 +41,7 @@ public class KillDurabilityTest {
     private static Child startChild(Path instance) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
-                "--instanceRoot", instance.toString(), "--port", "0")
+                "--instanceRoot", instance.toString(), "--port", "0", "--ldaps-port", "0")
                 .redirectErrorStream(true);
         Process p = pb.start();
         CompletableFuture<Integer> port = new CompletableFuture<>();
@@ -70,7 +70,7 @@ public class KillDurabilityTest {
     public void acknowledgedAddsSurviveSigkill() throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-kill-");
         try {
-            TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
+            TestServer.copyConfig(instance);
             Path ldif = instance.resolve("config/config.ldif");
             // The server runs in a child JVM, so it is configured through the file.
             ConfigText.read(ldif).set(USER_ROOT, "ds-cfg-sample-entries", "10").write(ldif);

@@ -23,9 +23,9 @@ final class LdapTools {
         for (String tool : tools) {
             if (!Files.isExecutable(Path.of("/usr/bin", tool))) {
                 if (Boolean.getBoolean("ldap.tools.required")) {
-                    throw new AssertionError(tool + " (ldap-utils) is required but not installed");
+                    throw new AssertionError(tool + " is required but not installed (.ci/run installs it)");
                 }
-                throw new SkipException("ldap-utils is not installed");
+                throw new SkipException(tool + " is not installed");
             }
         }
     }
@@ -34,10 +34,24 @@ final class LdapTools {
         return runWithInput(null, command);
     }
 
+    /**
+     * Runs a tool with OpenLDAP's TLS settings from the environment: trusting only {@code caFile} and checking
+     * the server's name. (The other runs set LDAPNOINIT, which also turns off these variables.)
+     */
+    static Run runTrusting(Path caFile, String... command) throws IOException, InterruptedException {
+        return start(null, java.util.Map.of("LDAPTLS_CACERT", caFile.toString(), "LDAPTLS_REQCERT", "demand",
+                "LDAPCONF", "/dev/null", "LDAPRC", "/dev/null"), command);
+    }
+
     /** Runs a tool with a time bound, feeding {@code stdin} if given. */
     static Run runWithInput(String stdin, String... command) throws IOException, InterruptedException {
+        return start(stdin, java.util.Map.of("LDAPNOINIT", "1"), command);
+    }
+
+    private static Run start(String stdin, java.util.Map<String, String> env, String... command)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().put("LDAPNOINIT", "1");
+        pb.environment().putAll(env);
         Process p = pb.start();
         try (OutputStream in = p.getOutputStream()) {
             if (stdin != null) {

@@ -22,16 +22,29 @@ public class StartupSafetyTest {
 
     private static ServerConfig config(String from, String to) throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-startup-");
-        TestServer.copyTree(TestServer.repoRoot().resolve("config"), instance.resolve("config"));
+        TestServer.copyConfig(instance);
         Path ldif = instance.resolve("config/config.ldif");
         ConfigText.read(ldif).replace(from, to).write(ldif);
-        return ConfigLoader.load(ldif, instance).withListenPort(0);
+        return TestServer.withFreePorts(ConfigLoader.load(ldif, instance));
     }
+
+    /** The LDAP handler's address line (the LDAPS handler's is followed by its own port). */
+    private static final String LDAP_LOOPBACK = "ds-cfg-listen-address: 127.0.0.1\nds-cfg-listen-port: 1389";
+    private static final String LDAP_WILDCARD = "ds-cfg-listen-address: 0.0.0.0\nds-cfg-listen-port: 1389";
 
     @Test
     public void demoRootPasswordIsRefusedOnANonLoopbackListener() throws Exception {
         // Refused before binding: nothing ever listens on the wildcard address here.
-        ServerConfig c = config("ds-cfg-listen-address: 127.0.0.1", "ds-cfg-listen-address: 0.0.0.0");
+        ServerConfig c = config(LDAP_LOOPBACK, LDAP_WILDCARD);
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().contains("demo password"), e.getMessage());
+        assertTrue(e.getMessage().contains("0.0.0.0"), e.getMessage());
+    }
+
+    @Test
+    public void demoRootPasswordIsRefusedOnANonLoopbackLdapsListener() throws Exception {
+        ServerConfig c = config("ds-cfg-listen-address: 127.0.0.1\nds-cfg-listen-port: 1636",
+                "ds-cfg-listen-address: 0.0.0.0\nds-cfg-listen-port: 1636");
         ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
         assertTrue(e.getMessage().contains("demo password"), e.getMessage());
         assertTrue(e.getMessage().contains("0.0.0.0"), e.getMessage());
@@ -39,7 +52,7 @@ public class StartupSafetyTest {
 
     @Test
     public void bindCeilingModeIsRefusedOnANonLoopbackListener() throws Exception {
-        ServerConfig c = config("ds-cfg-listen-address: 127.0.0.1", "ds-cfg-listen-address: 0.0.0.0")
+        ServerConfig c = config(LDAP_LOOPBACK, LDAP_WILDCARD)
                 .withBindCeiling(true);
         ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
         assertTrue(e.getMessage().contains("ds-cfg-benchmark-bind-ceiling"), e.getMessage());

@@ -48,11 +48,17 @@ public final class TestServer implements AutoCloseable {
      */
     public static TestServer start(int users, UnaryOperator<ServerConfig> tweak) throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-it-");
-        copyTree(repoRoot().resolve("config"), instance.resolve("config"));
+        copyConfig(instance);
         TestServer ts = new TestServer(instance,
-                c -> tweak.apply(c.withListenPort(0).withSampleEntries(Map.of("userRoot", users))));
+                c -> tweak.apply(withFreePorts(c).withSampleEntries(Map.of("userRoot", users))));
         ts.startServer();
         return ts;
+    }
+
+    /** Both listeners on ports the system picks: tests run side by side, and beside a server on 1389/1636. */
+    static ServerConfig withFreePorts(ServerConfig c) {
+        ServerConfig out = c.withListenPort(0);
+        return c.ldapsListener() == null ? out : out.withLdapsListener(c.ldapsListener().withPort(0));
     }
 
     private void startServer() throws Exception {
@@ -72,6 +78,11 @@ public final class TestServer implements AutoCloseable {
 
     public int port() {
         return server.ldapAddress().getPort();
+    }
+
+    /** The LDAPS port (the shipped configuration enables LDAPS). */
+    public int ldapsPort() {
+        return server.ldapsAddress().getPort();
     }
 
     public Path instance() {
@@ -105,9 +116,25 @@ public final class TestServer implements AutoCloseable {
         deleteTree(instance);
     }
 
+    /**
+     * The repository's {@code config/} into {@code instance}, but not {@code config/tls}: a server started in
+     * the checkout made that one; each test instance makes its own on its first start, as a fresh clone does.
+     */
+    static void copyConfig(Path instance) throws IOException {
+        copyTree(repoRoot().resolve("config"), instance.resolve("config"), repoRoot().resolve("config/tls"));
+    }
+
     static void copyTree(Path from, Path to) throws IOException {
+        copyTree(from, to, null);
+    }
+
+    /** @param except a folder under {@code from} not to copy, or {@code null} */
+    static void copyTree(Path from, Path to, Path except) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : (Iterable<Path>) s::iterator) {
+                if (except != null && p.startsWith(except)) {
+                    continue;
+                }
                 Path target = to.resolve(from.relativize(p).toString());
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(target);

@@ -34,6 +34,9 @@ public final class ConfigLoader {
     static final DN ROOT = DN.valueOf("cn=config");
     static final DN WORK_QUEUE = DN.valueOf("cn=Work Queue,cn=config");
     static final DN LDAP_HANDLER = DN.valueOf("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config");
+    static final DN LDAPS_HANDLER = DN.valueOf("cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config");
+    static final DN KEY_MANAGER = DN.valueOf(ServerConfig.Tls.KEY_MANAGER);
+    static final DN CRYPTO_MANAGER = DN.valueOf(ServerConfig.Tls.CRYPTO_MANAGER);
     static final DN PASSWORDS = DN.valueOf("cn=Password Storage Schemes,cn=config");
     static final DN ROOT_DNS = DN.valueOf("cn=Root DNs,cn=config");
     static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
@@ -110,7 +113,40 @@ public final class ConfigLoader {
                 integer(ldap, "ds-cfg-max-allowed-client-connections", 16384, 1, 10_000_000),
                 selectors,
                 inline(ldap),
-                bool(ldap, "ds-cfg-benchmark-bind-ceiling", false));
+                bool(ldap, "ds-cfg-benchmark-bind-ceiling", false),
+                false,
+                bool(ldap, "ds-cfg-allow-start-tls", true));
+        if (bool(ldap, "ds-cfg-use-ssl", false)) {
+            throw new ConfigException(LDAP_HANDLER + ": ds-cfg-use-ssl: LDAPS has its own connection handler, "
+                    + LDAPS_HANDLER);
+        }
+        ServerConfig.Tls tls = tls();
+        ServerConfig.Listener ldapsListener = null;
+        Entry ldaps = entries.get(LDAPS_HANDLER);
+        if (ldaps != null && bool(ldaps, "ds-cfg-enabled", true)) {
+            if (tls == null) {
+                throw new ConfigException(LDAPS_HANDLER + ": ds-cfg-enabled: LDAPS needs the key manager "
+                        + KEY_MANAGER + " enabled (or disable LDAPS)");
+            }
+            // The limits shared by every connection (their maximum number, the request handler threads) are
+            // the LDAP handler's; the rest is this listener's own.
+            ldapsListener = new ServerConfig.Listener(
+                    string(ldaps, "ds-cfg-listen-address", "127.0.0.1"),
+                    integer(ldaps, "ds-cfg-listen-port", 1636, 0, 65535),
+                    integer(ldaps, "ds-cfg-accept-backlog", 4096, 1, 65535),
+                    integer(ldaps, "ds-cfg-max-request-size", 5 * 1024 * 1024, 1024, Integer.MAX_VALUE),
+                    integer(ldaps, "ds-cfg-max-concurrent-ops-per-connection", 100, 1, 65536),
+                    listener.maxConnections(), selectors, inline(ldaps), listener.bindCeiling(), true, false);
+            if (!bool(ldaps, "ds-cfg-use-ssl", true)) {
+                throw new ConfigException(LDAPS_HANDLER + ": ds-cfg-use-ssl: the LDAPS handler always uses SSL");
+            }
+        }
+        if (tls == null && listener.allowStartTls()) {
+            listener = new ServerConfig.Listener(listener.address(), listener.port(), listener.backlog(),
+                    listener.maxRequestBytes(), listener.maxConcurrentOpsPerConnection(), listener.maxConnections(),
+                    listener.selectorThreads(), listener.inlineOperations(), listener.bindCeiling(), false, false);
+        }
+        ServerConfig.SecurePasswordBinds securePasswordBinds = securePasswordBinds(root);
 
         Entry pw = require(PASSWORDS);
         ServerConfig.Passwords passwords = new ServerConfig.Passwords(
@@ -161,8 +197,70 @@ public final class ConfigLoader {
                                     string(logger, "ds-cfg-rotation-interval", "1 d")),
                             integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)));
         }
-        return new ServerConfig(instanceRoot, schemaDir, listener, limits, workQueue, passwords, rootUsers,
-                backends, samples, plugins, accessLog, List.copyOf(entries.values()));
+        return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
+                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, List.copyOf(entries.values()));
+    }
+
+    /** The key manager provider and the crypto manager, or {@code null} when the key manager is absent or disabled. */
+    private ServerConfig.Tls tls() throws ConfigException {
+        Entry km = entries.get(KEY_MANAGER);
+        if (km == null || !bool(km, "ds-cfg-enabled", true)) {
+            return null;
+        }
+        String type = string(km, "ds-cfg-key-store-type", "PEM").toUpperCase(Locale.ROOT);
+        ServerConfig.Tls.KeyStoreType keyStoreType;
+        try {
+            keyStoreType = ServerConfig.Tls.KeyStoreType.valueOf(type);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(KEY_MANAGER + ": ds-cfg-key-store-type: '" + type + "' is not PEM or PKCS12");
+        }
+        Path keyStore = null;
+        Path pin = null;
+        if (keyStoreType == ServerConfig.Tls.KeyStoreType.PKCS12) {
+            keyStore = path(km, "ds-cfg-key-store-file", "config/tls/keystore.p12");
+            pin = path(km, "ds-cfg-key-store-pin-file", "config/tls/keystore.pin");
+        }
+        Entry crypto = entries.get(CRYPTO_MANAGER);
+        List<String> protocols = List.of("TLSv1.3", "TLSv1.2");
+        List<String> suites = List.of();
+        java.time.Duration handshakeTimeout = java.time.Duration.ofSeconds(10);
+        if (crypto != null) {
+            List<String> p = strings(crypto, "ds-cfg-ssl-protocol");
+            protocols = p.isEmpty() ? protocols : p;
+            suites = strings(crypto, "ds-cfg-ssl-cipher-suite");
+            handshakeTimeout = ConfigUnits.duration(CRYPTO_MANAGER + ": ds-cfg-ssl-handshake-timeout",
+                    string(crypto, "ds-cfg-ssl-handshake-timeout", "10 s"));
+            if (handshakeTimeout.isZero()) {
+                throw new ConfigException(CRYPTO_MANAGER + ": ds-cfg-ssl-handshake-timeout: must be more than 0");
+            }
+        }
+        return new ServerConfig.Tls(keyStoreType,
+                path(km, "ds-cfg-certificate-chain-file", "config/tls/server.pem"),
+                path(km, "ds-cfg-private-key-file", "config/tls/server-key.pem"),
+                keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout);
+    }
+
+    private static ServerConfig.SecurePasswordBinds securePasswordBinds(Entry root) throws ConfigException {
+        String attr = "ds-cfg-require-secure-password-binds";
+        String v = string(root, attr, ServerConfig.SecurePasswordBinds.NON_LOOPBACK.configValue());
+        for (ServerConfig.SecurePasswordBinds b : ServerConfig.SecurePasswordBinds.values()) {
+            if (b.configValue().equalsIgnoreCase(v)) {
+                return b;
+            }
+        }
+        throw new ConfigException(root.getName() + ": " + attr + ": '" + v
+                + "' is not one of all-clients, non-loopback-clients, no-clients");
+    }
+
+    private static List<String> strings(Entry e, String attr) {
+        List<String> out = new ArrayList<>();
+        for (ByteString v : values(e, attr)) {
+            String t = v.toString().trim();
+            if (!t.isEmpty()) {
+                out.add(t);
+            }
+        }
+        return out;
     }
 
     private ServerConfig.RootUser rootUser(Entry e) throws ConfigException {

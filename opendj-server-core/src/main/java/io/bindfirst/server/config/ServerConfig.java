@@ -20,6 +20,10 @@ import io.bindfirst.server.log.LogRotation;
  * @param instanceRoot the folder relative paths were resolved against
  * @param schemaDirectory where the schema LDIF files are
  * @param listener the LDAP listener
+ * @param ldapsListener the LDAPS listener (TLS from the first byte), or {@code null} when disabled
+ * @param tls the key, certificate and protocols of TLS, or {@code null} when no key manager is enabled (then
+ *        neither LDAPS nor StartTLS is offered)
+ * @param securePasswordBinds which clients must use TLS for a simple bind with a password
  * @param limits server-wide search limits, which root users are exempt from
  * @param workQueue the operation worker pool
  * @param passwords password storage settings
@@ -30,7 +34,8 @@ import io.bindfirst.server.log.LogRotation;
  * @param accessLog the access log file and its rotation, or {@code null} when disabled
  * @param entries the configuration entries as read, served read-only under {@code cn=config}
  */
-public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Limits limits,
+public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Listener ldapsListener,
+                           Tls tls, SecurePasswordBinds securePasswordBinds, Limits limits,
                            WorkQueue workQueue, Passwords passwords, List<RootUser> rootUsers,
                            List<BackendConfig> backends, Map<String, Integer> sampleEntries,
                            List<PluginConfig> plugins, AccessLogFile accessLog, List<Entry> entries) {
@@ -45,6 +50,68 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
     /** @param file the live file; @param rotation when it rotates and how many rotated files are kept */
     public record AccessLogFile(Path file, LogRotation rotation) {
+    }
+
+    /**
+     * {@code ds-cfg-require-secure-password-binds} on {@code cn=config}: which clients get
+     * confidentialityRequired for a simple bind with a password on a connection without TLS.
+     */
+    public enum SecurePasswordBinds {
+        /** Every client, loopback included. */
+        ALWAYS("all-clients"),
+        /** Clients connecting from an address that is not a loopback address (the default). */
+        NON_LOOPBACK("non-loopback-clients"),
+        /** No client: passwords may cross any network in clear. */
+        NEVER("no-clients");
+
+        private final String configValue;
+
+        SecurePasswordBinds(String configValue) {
+            this.configValue = configValue;
+        }
+
+        /** The value as {@code config.ldif} spells it. */
+        public String configValue() {
+            return configValue;
+        }
+    }
+
+    /**
+     * TLS settings: the key manager provider's files and the crypto manager's protocols.
+     *
+     * @param keyStoreType PEM (a key file and a chain file) or PKCS12 (a key store and a PIN file)
+     * @param certificateFile PEM: the server's certificate chain, the server's own first
+     * @param privateKeyFile PEM: its private key, unencrypted
+     * @param keyStoreFile PKCS12: the key store
+     * @param keyStorePinFile PKCS12: the file whose first line is the key store's PIN
+     * @param createLocalCertificate PEM: create a local CA and a server certificate when neither file exists
+     * @param protocols the TLS protocols a connection may negotiate
+     * @param cipherSuites the cipher suites; empty = the JDK's defaults for those protocols
+     * @param handshakeTimeout a connection whose handshake has not finished this long after it began is closed
+     */
+    public record Tls(KeyStoreType keyStoreType, Path certificateFile, Path privateKeyFile, Path keyStoreFile,
+                      Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
+                      List<String> cipherSuites, java.time.Duration handshakeTimeout) {
+        public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
+        public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
+
+        public Tls {
+            protocols = List.copyOf(protocols);
+            cipherSuites = List.copyOf(cipherSuites);
+        }
+
+        public enum KeyStoreType { PEM, PKCS12 }
+
+        public Tls withHandshakeTimeout(java.time.Duration timeout) {
+            return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
+                    createLocalCertificate, protocols, cipherSuites, timeout);
+        }
+
+        /** The configured files, for messages that ask for them to be replaced. */
+        public String describeFiles() {
+            return keyStoreType == KeyStoreType.PEM ? certificateFile + " and " + privateKeyFile
+                    : keyStoreFile.toString();
+        }
     }
 
     /** @param entry the plugin's configuration entry (named in errors); @param className its class */
@@ -62,10 +129,12 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      *        0 = automatic)
      * @param inlineOperations when operations that may start on the selector thread that read them do
      * @param bindCeiling benchmark only: every bind succeeds without backend or password check
+     * @param useSsl LDAPS: every connection starts with a TLS handshake
+     * @param allowStartTls whether the StartTLS extended operation is offered (on a listener without SSL)
      */
     public record Listener(String address, int port, int backlog, int maxRequestBytes,
                            int maxConcurrentOpsPerConnection, int maxConnections, int selectorThreads,
-                           Inline inlineOperations, boolean bindCeiling) {
+                           Inline inlineOperations, boolean bindCeiling, boolean useSsl, boolean allowStartTls) {
 
         /**
          * {@code ds-cfg-inline-cheap-operations}: when an operation that can tell it is cheap (a bind whose
@@ -93,38 +162,38 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
         public Listener withPort(int newPort) {
             return new Listener(address, newPort, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, inlineOperations, bindCeiling);
+                    maxConnections, selectorThreads, inlineOperations, bindCeiling, useSsl, allowStartTls);
         }
 
         public Listener withBindCeiling(boolean on) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, inlineOperations, on);
+                    maxConnections, selectorThreads, inlineOperations, on, useSsl, allowStartTls);
         }
 
         public Listener withMaxConnections(int max) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    max, selectorThreads, inlineOperations, bindCeiling);
+                    max, selectorThreads, inlineOperations, bindCeiling, useSsl, allowStartTls);
         }
 
         public Listener withMaxRequestBytes(int max) {
             return new Listener(address, port, backlog, max, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, inlineOperations, bindCeiling);
+                    maxConnections, selectorThreads, inlineOperations, bindCeiling, useSsl, allowStartTls);
         }
 
         public Listener withMaxConcurrentOpsPerConnection(int max) {
             return new Listener(address, port, backlog, maxRequestBytes, max,
-                    maxConnections, selectorThreads, inlineOperations, bindCeiling);
+                    maxConnections, selectorThreads, inlineOperations, bindCeiling, useSsl, allowStartTls);
         }
 
         public Listener withInlineOperations(Inline when) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, selectorThreads, when, bindCeiling);
+                    maxConnections, selectorThreads, when, bindCeiling, useSsl, allowStartTls);
         }
 
         /** @param threads the resolved count, at least 1 (0 = automatic exists only in config.ldif) */
         public Listener withSelectorThreads(int threads) {
             return new Listener(address, port, backlog, maxRequestBytes, maxConcurrentOpsPerConnection,
-                    maxConnections, threads, inlineOperations, bindCeiling);
+                    maxConnections, threads, inlineOperations, bindCeiling, useSsl, allowStartTls);
         }
     }
 
@@ -179,14 +248,33 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     }
 
     public ServerConfig withListener(Listener newListener) {
-        return new ServerConfig(instanceRoot, schemaDirectory, newListener, limits, workQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, newListener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords,
                 rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     /** @param newAccessLog the access log and its rotation, or {@code null} for none */
     public ServerConfig withAccessLog(AccessLogFile newAccessLog) {
-        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords,
                 rootUsers, backends, sampleEntries, plugins, newAccessLog, entries);
+    }
+
+    /** @param newLdaps the LDAPS listener, or {@code null} for none */
+    public ServerConfig withLdapsListener(Listener newLdaps) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, newLdaps, tls, securePasswordBinds, limits,
+                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    /** @param newTls the TLS settings, or {@code null} for no TLS at all */
+    public ServerConfig withTls(Tls newTls) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, newTls, securePasswordBinds,
+                limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
+                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withListenPort(int port) {
@@ -198,17 +286,20 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     }
 
     public ServerConfig withLimits(Limits newLimits) {
-        return new ServerConfig(instanceRoot, schemaDirectory, listener, newLimits, workQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                newLimits, workQueue, passwords,
                 rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withWorkQueue(WorkQueue newWorkQueue) {
-        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, newWorkQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, newWorkQueue, passwords,
                 rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withSampleEntries(Map<String, Integer> newSampleEntries) {
-        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords,
                 rootUsers, backends, newSampleEntries, plugins, accessLog, entries);
     }
 
@@ -216,7 +307,8 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withRootUser(RootUser rootUser) {
         List<RootUser> more = new ArrayList<>(rootUsers);
         more.add(rootUser);
-        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords,
                 more, backends, sampleEntries, plugins, accessLog, entries);
     }
 
@@ -234,7 +326,8 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
             changed.add(!b.id().equals(backendId) ? b : new BackendConfig(b.id(), type, b.baseDNs(),
                     b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries()));
         }
-        return new ServerConfig(instanceRoot, schemaDirectory, listener, limits, workQueue, passwords,
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords,
                 rootUsers, changed, sampleEntries, plugins, accessLog, entries);
     }
 }

@@ -103,6 +103,12 @@ public class BindOperation extends Operation {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM,
                     "Unauthenticated binds (a DN with an empty password) are not allowed");
         }
+        if (!passwordMayTravelInClear() && session.securityStrength() == 0) {
+            // RFC 4513 5.1.3 / 6.3.1: refused whether or not the password is right, so this says nothing about it.
+            return errorResult(ResultCode.CONFIDENTIALITY_REQUIRED, "A simple bind with a password needs a "
+                    + "connection protected by TLS from this client: use LDAPS or StartTLS "
+                    + "(ds-cfg-require-secure-password-binds)");
+        }
         DN dn;
         try {
             dn = DN.valueOf(name, server.schema());
@@ -133,6 +139,18 @@ public class BindOperation extends Operation {
             }
         }
         return onWorkers(() -> readAndCheck(backend, dn, password));
+    }
+
+    /** Whether {@code ds-cfg-require-secure-password-binds} lets this client send its password without TLS. */
+    private boolean passwordMayTravelInClear() {
+        switch (server.config().securePasswordBinds()) {
+            case NEVER:
+                return true;
+            case NON_LOOPBACK:
+                return session.fromLoopback();
+            default:
+                return false;
+        }
     }
 
     /** Reads the entry (which may block) and checks the password, on the slow lane if it is costly. */

@@ -9,6 +9,7 @@ import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
 import org.forgerock.opendj.ldap.requests.PasswordModifyExtendedRequest;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
+import org.forgerock.opendj.ldap.requests.StartTLSExtendedRequest;
 
 import io.bindfirst.server.ServerContext;
 
@@ -55,10 +56,17 @@ public final class OperationFactory {
         return new ModifyDNOperation(server, session, messageId, request);
     }
 
-    /** Password Modify (RFC 3062) has its own operation; every other extended request goes to one class. */
+    /**
+     * Password Modify (RFC 3062) and StartTLS (RFC 4511 4.14) have their own operations; every other extended
+     * request goes to one class.
+     */
     public Operation extended(Session session, int messageId, ExtendedRequest<?> request) {
-        return PasswordModifyExtendedRequest.OID.equals(request.getOID())
-                ? new PasswordModifyOperation(server, session, messageId, request)
-                : new ExtendedOperation(server, session, messageId, request);
+        if (PasswordModifyExtendedRequest.OID.equals(request.getOID())) {
+            return new PasswordModifyOperation(server, session, messageId, request);
+        }
+        if (StartTLSExtendedRequest.OID.equals(request.getOID())) {
+            return new StartTlsOperation(server, session, messageId, request);
+        }
+        return new ExtendedOperation(server, session, messageId, request);
     }
 }

@@ -33,4 +33,32 @@ public interface Session {
 
     /** Called once per operation, when its result is ready: frees its place among the connection's limits. */
     void operationDone(Operation operation);
+
+    /**
+     * The connection's security strength factor: the key size of its negotiated TLS cipher, 0 without TLS or
+     * before its handshake has finished.
+     */
+    int securityStrength();
+
+    /** Whether the client connected from a loopback address (the same machine). */
+    boolean fromLoopback();
+
+    /**
+     * Starts TLS on the connection for the StartTLS extended operation (RFC 4511 4.14): the response the
+     * operation is about to send is the last one in clear, and the client's next bytes are its TLS handshake.
+     * Called with the StartTLS operation itself outstanding.
+     */
+    TlsStart startTls();
+
+    /** What {@link #startTls()} did. */
+    enum TlsStart {
+        /** TLS begins after the response. */
+        STARTED,
+        /** The connection already has TLS (a second StartTLS, or StartTLS on LDAPS). */
+        ALREADY_SECURE,
+        /** Other operations are outstanding on the connection. */
+        OPERATIONS_OUTSTANDING,
+        /** This listener offers no StartTLS (no key and certificate are configured, or it is switched off). */
+        NOT_OFFERED
+    }
 }

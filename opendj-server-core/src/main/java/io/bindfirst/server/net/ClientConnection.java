@@ -1,10 +1,13 @@
 package io.bindfirst.server.net;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+
+import javax.net.ssl.SSLEngine;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.LDAPClientContext;
@@ -17,6 +20,8 @@ import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.core.Session;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.AccessRecord;
+import io.bindfirst.server.tls.SecurityStrength;
+import io.bindfirst.server.tls.TlsContext;
 
 /**
  * The server's view of one client connection: its number, who it is authenticated as, and its
@@ -40,15 +45,25 @@ public final class ClientConnection implements Session, BoundConnection {
     /** Swapped whole, never mutated: readers on other threads see one bind's state or the next's. */
     private final AtomicReference<AuthenticationInfo> authentication =
             new AtomicReference<>(AuthenticationInfo.ANONYMOUS);
+    /** TLS for this connection (LDAPS, or StartTLS on a listener that offers it), or {@code null}. */
+    private final TlsContext tls;
+    private final boolean startTlsOffered;
+    private final boolean fromLoopback;
+    /** Set once, when TLS begins. */
+    private final AtomicReference<SSLEngine> tlsEngine = new AtomicReference<>();
+    /** The negotiated cipher's strength, once known (0 until the handshake has finished). */
+    private volatile int securityStrength;
 
     /**
      * @param connections          the server's open connections: they number this one, and it leaves them
      *                             when it closes
      * @param maxOperationsInFlight the per-connection limit on outstanding operations
+     * @param tls                  the server's TLS, or {@code null} when none is configured
+     * @param startTlsOffered      whether this connection's listener offers StartTLS
      */
     ClientConnection(LDAPClientContext context, ClientConnections connections,
                      AuthenticatedUsers<BoundConnection> authenticatedUsers, AccessLog accessLog,
-                     int maxOperationsInFlight) {
+                     int maxOperationsInFlight, TlsContext tls, boolean startTlsOffered) {
         this.id = connections.nextId();
         this.context = context;
         this.connections = connections;
@@ -56,6 +71,10 @@ public final class ClientConnection implements Session, BoundConnection {
         this.accessLog = accessLog;
         this.tracksActivity = connections.tracksActivity();
         this.slots = new OperationSlots(maxOperationsInFlight);
+        this.tls = tls;
+        this.startTlsOffered = tls != null && startTlsOffered;
+        InetSocketAddress peer = context == null ? null : context.getPeerAddress();
+        this.fromLoopback = peer != null && peer.getAddress() != null && peer.getAddress().isLoopbackAddress();
     }
 
     @Override
@@ -175,6 +194,83 @@ public final class ClientConnection implements Session, BoundConnection {
             }
             accessLog.log(AccessRecord.connection("DISCONNECT", id, "reason=\"" + reason + "\""));
         }
+    }
+
+    @Override
+    public boolean fromLoopback() {
+        return fromLoopback;
+    }
+
+    @Override
+    public int securityStrength() {
+        int known = securityStrength;
+        if (known > 0) {
+            return known;
+        }
+        SSLEngine engine = tlsEngine.get();
+        if (engine == null) {
+            return 0;
+        }
+        int ssf = SecurityStrength.ofCipherSuite(engine.getSession().getCipherSuite());
+        securityStrength = ssf;
+        return ssf;
+    }
+
+    /** Whether the TLS handshake has finished (false without TLS). */
+    boolean handshakeFinished() {
+        SSLEngine engine = tlsEngine.get();
+        return engine != null && !"SSL_NULL_WITH_NULL_NULL".equals(engine.getSession().getCipherSuite());
+    }
+
+    /** LDAPS: TLS from the first byte. */
+    void beginTls() {
+        beginTls(false);
+    }
+
+    @Override
+    public TlsStart startTls() {
+        if (tlsEngine.get() != null) {
+            return TlsStart.ALREADY_SECURE;
+        }
+        if (!startTlsOffered) {
+            return TlsStart.NOT_OFFERED;
+        }
+        if (slots.outstanding() > 1) {
+            return TlsStart.OPERATIONS_OUTSTANDING;
+        }
+        return beginTls(true) ? TlsStart.STARTED : TlsStart.ALREADY_SECURE;
+    }
+
+    /**
+     * Puts the TLS filter in the connection's chain; with {@code startTls} it takes over after the next write
+     * (the StartTLS response, which goes out in clear). The handshake has {@link TlsContext#handshakeTimeout()}
+     * to finish: Grizzly has no deadline for a server-side handshake, so a client that opens a connection and
+     * never finishes one would otherwise hold it forever.
+     */
+    private boolean beginTls(boolean startTls) {
+        SSLEngine engine = tls.newServerEngine();
+        if (!tlsEngine.compareAndSet(null, engine)) {
+            return false;
+        }
+        if (!context.enableTLS(engine, startTls)) {
+            return false;
+        }
+        Duration timeout = tls.handshakeTimeout();
+        connections.afterDelay(timeout, () -> {
+            if (!isClosed() && !handshakeFinished()) {
+                closeWithoutNotice("TLS handshake not finished within " + timeout.toMillis() + " ms");
+            }
+        });
+        return true;
+    }
+
+    /**
+     * Closes the connection without a notice of disconnection: for a connection whose TLS handshake never
+     * finished, where nothing can be sent that the client could read.
+     */
+    void closeWithoutNotice(String reason) {
+        closed(reason); // first: the transport's own report of the close would name no reason
+        context.disconnect();
     }
 
     @Override

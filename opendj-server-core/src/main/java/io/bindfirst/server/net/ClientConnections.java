@@ -1,10 +1,11 @@
 package io.bindfirst.server.net;
 
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +18,8 @@ import org.forgerock.opendj.ldap.ResultCode;
  * limit once silently did nothing, its issue #697), so both are here and both have integration tests.
  *
  * <p>The idle limit is enforced by one daemon thread that wakes a few times per limit period and walks the
- * connections; nothing is done per request unless the limit is on.
+ * connections; nothing is done per request unless the limit is on. The same thread closes connections whose
+ * TLS handshake has not finished in time.
  */
 public final class ClientConnections implements AutoCloseable {
     private final ConcurrentHashMap<Long, ClientConnection> open = new ConcurrentHashMap<>();
@@ -28,21 +30,34 @@ public final class ClientConnections implements AutoCloseable {
     private final AtomicLong nextId = new AtomicLong();
     private final int max;
     private final long idleLimitNanos;
-    private final ScheduledExecutorService reaper;
+    private final boolean idleLimitOn;
+    /** Runs the idle limit's walks and TLS handshake deadlines; one daemon thread. */
+    private final ScheduledThreadPoolExecutor timer;
 
     public ClientConnections(int maxConnections, int idleTimeLimitSeconds) {
         this.max = maxConnections;
         this.idleLimitNanos = TimeUnit.SECONDS.toNanos(idleTimeLimitSeconds);
-        if (idleTimeLimitSeconds > 0) {
-            reaper = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "idle-time-limit");
-                t.setDaemon(true);
-                return t;
-            });
+        this.idleLimitOn = idleTimeLimitSeconds > 0;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "connection-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        // A deadline is dropped from the queue when cancelled, and none runs after close().
+        timer.setRemoveOnCancelPolicy(true);
+        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        if (idleLimitOn) {
             long period = Math.max(100, Math.min(5_000, idleTimeLimitSeconds * 1000L / 4));
-            reaper.scheduleWithFixedDelay(this::disconnectIdle, period, period, TimeUnit.MILLISECONDS);
-        } else {
-            reaper = null;
+            timer.scheduleWithFixedDelay(this::disconnectIdle, period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Runs {@code task} once after {@code delay} on the connections' timer thread (it must not block). */
+    void afterDelay(Duration delay, Runnable task) {
+        try {
+            timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // Closed: the server is stopping and closes every connection anyway.
         }
     }
 
@@ -53,7 +68,7 @@ public final class ClientConnections implements AutoCloseable {
 
     /** Whether connections record their activity (only when an idle limit is set). */
     boolean tracksActivity() {
-        return reaper != null;
+        return idleLimitOn;
     }
 
     /** Admits a new connection unless the maximum is reached. */
@@ -122,8 +137,6 @@ public final class ClientConnections implements AutoCloseable {
 
     @Override
     public void close() {
-        if (reaper != null) {
-            reaper.shutdownNow();
-        }
+        timer.shutdownNow();
     }
 }

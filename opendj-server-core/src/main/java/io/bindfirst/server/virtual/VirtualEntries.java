@@ -18,6 +18,10 @@ public final class VirtualEntries {
 
     /** RFC 4532 Who am I? */
     public static final String OID_WHO_AM_I = "1.3.6.1.4.1.4203.1.11.3";
+    /** RFC 3062 Password Modify. */
+    public static final String OID_PASSWORD_MODIFY = "1.3.6.1.4.1.4203.1.11.1";
+    /** RFC 4511 4.14 StartTLS. */
+    public static final String OID_START_TLS = "1.3.6.1.4.1.1466.20037";
     /** RFC 3829 authorization identity request control, answered on bind. */
     public static final String OID_AUTHZ_ID_REQUEST = "2.16.840.1.113730.3.4.16";
     /** RFC 3296 ManageDsaIT: accepted everywhere (this server holds no referral entries). */
@@ -28,8 +32,9 @@ public final class VirtualEntries {
     private final Entry rootDse;
     private final Entry schemaEntry;
 
-    public VirtualEntries(Schema schema, List<DN> namingContexts) {
-        this.rootDse = rootDse(schema, namingContexts);
+    /** @param startTls whether the LDAP listener offers StartTLS (the root DSE lists it only then) */
+    public VirtualEntries(Schema schema, List<DN> namingContexts, boolean startTls) {
+        this.rootDse = rootDse(schema, namingContexts, startTls);
         this.schemaEntry = schemaEntry(schema);
     }
 
@@ -41,7 +46,7 @@ public final class VirtualEntries {
         return schemaEntry;
     }
 
-    private static Entry rootDse(Schema schema, List<DN> namingContexts) {
+    private static Entry rootDse(Schema schema, List<DN> namingContexts, boolean startTls) {
         Entry e = new LinkedHashMapEntry(DN.rootDN());
         e.addAttribute("objectClass", "top", "ds-root-dse");
         for (DN dn : namingContexts) {
@@ -49,7 +54,10 @@ public final class VirtualEntries {
         }
         e.addAttribute("subschemaSubentry", SCHEMA_DN.toString());
         e.addAttribute("supportedLDAPVersion", "3");
-        e.addAttribute("supportedExtension", OID_WHO_AM_I);
+        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY);
+        if (startTls) {
+            e.addAttribute("supportedExtension", OID_START_TLS);
+        }
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");

@@ -65,6 +65,52 @@ public class ConfigLoaderTest {
                 new io.bindfirst.server.log.LogRotation(100_000_000, java.time.Duration.ofDays(1), 10));
         assertTrue(c.workQueue().workerThreads() >= 4);
         assertFalse(c.entries().isEmpty());
+        assertTrue(c.listener().allowStartTls());
+        assertEquals(c.ldapsListener().address(), "127.0.0.1");
+        assertEquals(c.ldapsListener().port(), 1636);
+        assertTrue(c.ldapsListener().useSsl());
+        assertFalse(c.ldapsListener().allowStartTls());
+        assertEquals(c.tls(), new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM,
+                root.toAbsolutePath().resolve("config/tls/server.pem"),
+                root.toAbsolutePath().resolve("config/tls/server-key.pem"), null, null, true,
+                java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10)));
+        assertEquals(c.securePasswordBinds(), ServerConfig.SecurePasswordBinds.NON_LOOPBACK);
+    }
+
+    @Test
+    public void withoutAKeyManagerThereIsNoStartTlsAndLdapsIsRefused() throws Exception {
+        String km = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
+        String ldaps = "cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config";
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(km, "ds-cfg-enabled", "false")));
+        assertTrue(e.getMessage().contains(ldaps) && e.getMessage().contains(km), e.getMessage());
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(km, "ds-cfg-enabled", "false")
+                .set(ldaps, "ds-cfg-enabled", "false"));
+        assertNull(c.tls());
+        assertNull(c.ldapsListener());
+        assertFalse(c.listener().allowStartTls());
+    }
+
+    @Test
+    public void tlsSettingsAreCheckedWhereTheyAreRead() throws Exception {
+        ConfigException e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-key-store-type: PEM",
+                "ds-cfg-key-store-type: JKS"));
+        assertTrue(e.getMessage().contains("ds-cfg-key-store-type") && e.getMessage().contains("PKCS12"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-handshake-timeout: 10 s",
+                "ds-cfg-ssl-handshake-timeout: soon"));
+        assertTrue(e.getMessage().contains("ds-cfg-ssl-handshake-timeout"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> loadEdited(
+                "ds-cfg-require-secure-password-binds: non-loopback-clients",
+                "ds-cfg-require-secure-password-binds: sometimes"));
+        assertTrue(e.getMessage().contains("all-clients, non-loopback-clients, no-clients"), e.getMessage());
+        assertEquals(loadEdited("ds-cfg-require-secure-password-binds: non-loopback-clients",
+                "ds-cfg-require-secure-password-binds: all-clients").securePasswordBinds(),
+                ServerConfig.SecurePasswordBinds.ALWAYS);
+        ServerConfig p12 = loadEdited("ds-cfg-key-store-type: PEM", "ds-cfg-key-store-type: PKCS12");
+        assertEquals(p12.tls().keyStoreType(), ServerConfig.Tls.KeyStoreType.PKCS12);
+        assertTrue(p12.tls().keyStoreFile().endsWith("config/tls/keystore.p12"));
+        assertTrue(p12.tls().keyStorePinFile().endsWith("config/tls/keystore.pin"));
     }
 
     /** The settings the integration tests set through the typed records: here, that the file's names reach them. */

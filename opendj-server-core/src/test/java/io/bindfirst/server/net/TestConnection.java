@@ -33,8 +33,9 @@ final class TestConnection {
     TestConnection(int maxConcurrentOps) {
         ServerConfig.Listener listener =
                 new ServerConfig.Listener("127.0.0.1", 0, 128, 1 << 20, maxConcurrentOps, 16, 1,
-                        ServerConfig.Listener.Inline.NEVER, false);
-        ServerConfig config = new ServerConfig(Path.of("."), Path.of("."), listener,
+                        ServerConfig.Listener.Inline.NEVER, false, false, false);
+        ServerConfig config = new ServerConfig(Path.of("."), Path.of("."), listener, null, null,
+                ServerConfig.SecurePasswordBinds.NON_LOOPBACK,
                 new ServerConfig.Limits(0, 0, 0), new ServerConfig.WorkQueue(1, 16, 1, 100, Long.MAX_VALUE),
                 new ServerConfig.Passwords("SSHA512", false), List.of(), List.of(), Map.of(), List.of(), null,
                 List.of());
@@ -43,7 +44,7 @@ final class TestConnection {
                 Set.of(), new PluginInvoker(List.of()), null, null);
         // No SDK context: it is used to write notices and to name the peer, and nothing here does either.
         connection = new ClientConnection(null, new ClientConnections(1, 0), null, AccessLog.DISABLED,
-                maxConcurrentOps);
+                maxConcurrentOps, null, false);
     }
 
     /** The connection's limit, which its operations free as they finish. */
