@@ -64,12 +64,16 @@ public final class DirectoryServer implements AutoCloseable {
     private final ServerContext context;
     private final WorkQueue workQueue;
     private final LdapConnectionHandler connectionHandler;
+    /** The server's TLS, or {@code null}; its file watcher stops with the server. */
+    private final TlsContext tls;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private DirectoryServer(ServerContext context, WorkQueue workQueue, LdapConnectionHandler handler) {
+    private DirectoryServer(ServerContext context, WorkQueue workQueue, LdapConnectionHandler handler,
+                            TlsContext tls) {
         this.context = context;
         this.workQueue = workQueue;
         this.connectionHandler = handler;
+        this.tls = tls;
     }
 
     /** Opens the backends (creating sample data on a first start), then starts listening. */
@@ -145,7 +149,7 @@ public final class DirectoryServer implements AutoCloseable {
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections);
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
-            return new DirectoryServer(ctx, workQueue, handler);
+            return new DirectoryServer(ctx, workQueue, handler, tls);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
             if (workQueue != null) {
                 workQueue.close();
@@ -158,6 +162,9 @@ public final class DirectoryServer implements AutoCloseable {
             }
             accessLog.close();
             opened.forEach(Backend::close);
+            if (tls != null) {
+                tls.close();
+            }
             // The connection handler's IOException names the listener that could not start.
             throw new ServerStartException(e.getMessage(), e);
         }
@@ -289,6 +296,9 @@ public final class DirectoryServer implements AutoCloseable {
             return;
         }
         connectionHandler.close();
+        if (tls != null) {
+            tls.close();
+        }
         workQueue.close();
         context.slowLane().close();
         context.backends().close();

@@ -48,7 +48,8 @@ public class TlsTest {
     @BeforeClass
     public void start() throws Exception {
         server = TestServer.start(20, c -> c
-                .withTls(c.tls().withHandshakeTimeout(Duration.ofSeconds(1)))
+                .withTls(c.tls().withHandshakeTimeout(Duration.ofSeconds(1))
+                        .withReloadCheckInterval(Duration.ofMillis(200)))
                 .withSecurePasswordBinds(ServerConfig.SecurePasswordBinds.ALWAYS));
         Path ca = server.instance().resolve("config/tls/ca.pem");
         assertTrue(Files.exists(ca), "the first start creates the local CA");
@@ -219,6 +220,45 @@ public class TlsTest {
                 assertEquals(fresh.bind(TestServer.user(6), TestServer.USER_PASSWORD).getResultCode(),
                         ResultCode.SUCCESS);
             }
+        }
+    }
+
+    /**
+     * New files under the configured names: new connections get the new certificate within the check interval,
+     * with no restart, and a connection made before carries on. Runs last: it changes the server's certificate.
+     */
+    @Test(priority = 1)
+    public void aRenewedCertificateReachesNewConnectionsAndOldOnesCarryOn() throws Exception {
+        Path tls = server.instance().resolve("config/tls");
+        java.security.cert.Certificate before = presented();
+        try (LDAPConnection established = ldaps()) {
+            established.bind(TestServer.user(7), TestServer.USER_PASSWORD);
+            Path renewed = Files.createTempDirectory("renewed-");
+            new io.bindfirst.server.tls.LocalCertificateAuthority().create(renewed.resolve("server.pem"),
+                    renewed.resolve("server-key.pem"), "renewed");
+            // As an operator would: each new file moved over the old one.
+            Files.move(renewed.resolve("server-key.pem"), tls.resolve("server-key.pem"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(renewed.resolve("server.pem"), tls.resolve("server.pem"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            java.security.cert.Certificate now = presented();
+            while (now.equals(before) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                now = presented();
+            }
+            assertFalse(now.equals(before), "a new connection gets the renewed certificate");
+            assertEquals(established.processExtendedOperation(new WhoAmIExtendedRequest()).getResultCode(),
+                    ResultCode.SUCCESS, "the established connection carries on");
+        }
+    }
+
+    /** The certificate a new LDAPS connection is shown (trusting anything: only which one counts here). */
+    private java.security.cert.Certificate presented() throws Exception {
+        SSLContext any = new SSLUtil(new com.unboundid.util.ssl.TrustAllTrustManager()).createSSLContext("TLSv1.3");
+        try (SSLSocket s = (SSLSocket) any.getSocketFactory().createSocket("127.0.0.1", server.ldapsPort())) {
+            s.startHandshake();
+            return s.getSession().getPeerCertificates()[0];
         }
     }
 

@@ -237,7 +237,9 @@ public final class ConfigLoader {
         return new ServerConfig.Tls(keyStoreType,
                 path(km, "ds-cfg-certificate-chain-file", "config/tls/server.pem"),
                 path(km, "ds-cfg-private-key-file", "config/tls/server-key.pem"),
-                keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout);
+                keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
+                ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
+                        string(km, "ds-cfg-reload-check-interval", "10 s")));
     }
 
     private static ServerConfig.SecurePasswordBinds securePasswordBinds(Entry root) throws ConfigException {

@@ -88,10 +88,13 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param protocols the TLS protocols a connection may negotiate
      * @param cipherSuites the cipher suites; empty = the JDK's defaults for those protocols
      * @param handshakeTimeout a connection whose handshake has not finished this long after it began is closed
+     * @param reloadCheckInterval how often the key and certificate files are checked for a change, and read
+     *        again if changed; zero = never
      */
     public record Tls(KeyStoreType keyStoreType, Path certificateFile, Path privateKeyFile, Path keyStoreFile,
                       Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
-                      List<String> cipherSuites, java.time.Duration handshakeTimeout) {
+                      List<String> cipherSuites, java.time.Duration handshakeTimeout,
+                      java.time.Duration reloadCheckInterval) {
         public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
         public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
 
@@ -104,7 +107,12 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
         public Tls withHandshakeTimeout(java.time.Duration timeout) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
-                    createLocalCertificate, protocols, cipherSuites, timeout);
+                    createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval);
+        }
+
+        public Tls withReloadCheckInterval(java.time.Duration interval) {
+            return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval);
         }
 
         /** The configured files, for messages that ask for them to be replaced. */

@@ -2,15 +2,21 @@ package io.bindfirst.server.tls;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -24,54 +30,104 @@ import io.bindfirst.server.config.ServerConfig;
 
 /**
  * What the listeners need to speak TLS: the JDK's {@link SSLContext} holding the server's key and chain, the
- * protocols and cipher suites a connection may negotiate, and how long a handshake may take. Built once at
- * start; each LDAPS connection and each StartTLS gets a fresh {@link SSLEngine} from it.
+ * protocols and cipher suites a connection may negotiate, and how long a handshake may take. Each LDAPS
+ * connection and each StartTLS gets a fresh {@link SSLEngine} from it.
+ *
+ * <p>Certificates renew without a restart: a daemon thread looks at the key and certificate files every
+ * {@code ds-cfg-reload-check-interval} and, when they changed, reads them again and swaps in a new context.
+ * New connections get the new certificate; established ones keep the engine they have. Files caught halfway
+ * through a replacement (a new certificate with the old key) are refused with a warning and the previous
+ * material stays in use until the files change again.
  */
-public final class TlsContext {
+public final class TlsContext implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TlsContext.class);
-    /** Certificates closer to their end than this are announced at start. */
+    /** Certificates closer to their end than this are announced at start and on reload. */
     static final Duration EXPIRY_WARNING = Duration.ofDays(30);
 
-    private final SSLContext context;
+    /** One reading of the files: what engines are made from until the files change. */
+    private record Loaded(SSLContext ssl, X509Certificate certificate, FileStamp stamp) {
+    }
+
+    /**
+     * Each configured file's modification time, size and identity (inode): a change of any means a reload,
+     * so that a file moved into place with an older time ({@code mv}, {@code cp -p}) is seen too.
+     */
+    private record FileStamp(List<List<Object>> files) {
+        static FileStamp of(List<Path> paths) {
+            List<List<Object>> out = new ArrayList<>();
+            for (Path p : paths) {
+                try {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                    out.add(Arrays.asList(a.lastModifiedTime().toMillis(), a.size(), a.fileKey()));
+                } catch (IOException e) {
+                    out.add(List.of("missing"));
+                }
+            }
+            return new FileStamp(out);
+        }
+    }
+
+    private final ServerConfig.Tls cfg;
     private final String[] protocols;
     private final String[] cipherSuites;
-    private final Duration handshakeTimeout;
-    private final X509Certificate certificate;
+    private volatile Loaded current;
+    /** The files as last tried, so that a bad replacement is reported once, not at every check. */
+    private FileStamp lastTried;
+    private final ScheduledExecutorService watcher;
 
-    private TlsContext(SSLContext context, String[] protocols, String[] cipherSuites, Duration handshakeTimeout,
-                       X509Certificate certificate) {
-        this.context = context;
+    private TlsContext(ServerConfig.Tls cfg, Loaded loaded, String[] protocols, String[] cipherSuites) {
+        this.cfg = cfg;
+        this.current = loaded;
+        this.lastTried = loaded.stamp();
         this.protocols = protocols;
         this.cipherSuites = cipherSuites;
-        this.handshakeTimeout = handshakeTimeout;
-        this.certificate = certificate;
+        Duration every = cfg.reloadCheckInterval();
+        if (every.isZero()) {
+            this.watcher = null;
+        } else {
+            this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tls-certificate-check");
+                t.setDaemon(true);
+                return t;
+            });
+            watcher.scheduleWithFixedDelay(this::reloadIfChanged, every.toMillis(), every.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
      * Reads the configured key material, first creating the local CA and server certificate when so
-     * configured and the PEM files do not exist yet, and checks the protocols and suites against the JDK's.
+     * configured and the PEM files do not exist yet, checks the protocols and suites against the JDK's, and
+     * starts watching the files.
      *
      * @param instanceName names the local CA (the instance folder's name), so two instances' CAs differ
      */
     public static TlsContext open(ServerConfig.Tls cfg, String instanceName) throws TlsConfigException {
-        KeyMaterial keys;
-        if (cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PKCS12) {
-            keys = KeyMaterial.fromPkcs12(cfg.keyStoreFile(), cfg.keyStorePinFile());
-        } else {
-            boolean neither = !Files.exists(cfg.certificateFile()) && !Files.exists(cfg.privateKeyFile());
-            if (cfg.createLocalCertificate() && neither) {
-                try {
-                    new LocalCertificateAuthority().create(cfg.certificateFile(), cfg.privateKeyFile(), instanceName);
-                } catch (IOException e) {
-                    throw new TlsConfigException("Cannot create the local CA and server certificate in "
-                            + cfg.certificateFile().getParent() + ": " + e.getMessage());
-                }
-                LOG.info("Created a local CA and a server certificate for localhost and 127.0.0.1: clients trust {}",
-                        cfg.certificateFile().resolveSibling(LocalCertificateAuthority.CA_FILE));
+        if (cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PEM && cfg.createLocalCertificate()
+                && !Files.exists(cfg.certificateFile()) && !Files.exists(cfg.privateKeyFile())) {
+            try {
+                new LocalCertificateAuthority().create(cfg.certificateFile(), cfg.privateKeyFile(), instanceName);
+            } catch (IOException e) {
+                throw new TlsConfigException("Cannot create the local CA and server certificate in "
+                        + cfg.certificateFile().getParent() + ": " + e.getMessage());
             }
-            keys = KeyMaterial.fromPem(cfg.certificateFile(), cfg.privateKeyFile());
+            LOG.info("Created a local CA and a server certificate for localhost and 127.0.0.1: clients trust {}",
+                    cfg.certificateFile().resolveSibling(LocalCertificateAuthority.CA_FILE));
         }
-        SSLContext ssl;
+        Loaded loaded = load(cfg);
+        SSLParameters supported = loaded.ssl().getSupportedSSLParameters();
+        String[] protocols = checkedNames(cfg.protocols(), supported.getProtocols(), "ds-cfg-ssl-protocol");
+        String[] suites = cfg.cipherSuites().isEmpty() ? null
+                : checkedNames(cfg.cipherSuites(), supported.getCipherSuites(), "ds-cfg-ssl-cipher-suite");
+        warnIfExpiring(loaded.certificate(), cfg);
+        return new TlsContext(cfg, loaded, protocols, suites);
+    }
+
+    private static Loaded load(ServerConfig.Tls cfg) throws TlsConfigException {
+        FileStamp stamp = FileStamp.of(files(cfg)); // before reading: a change during the read shows next time
+        KeyMaterial keys = cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PKCS12
+                ? KeyMaterial.fromPkcs12(cfg.keyStoreFile(), cfg.keyStorePinFile())
+                : KeyMaterial.fromPem(cfg.certificateFile(), cfg.privateKeyFile());
         try {
             char[] transientPin = new char[0];
             KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -79,25 +135,57 @@ public final class TlsContext {
             ks.setKeyEntry("server", keys.key(), transientPin, keys.chain().toArray(new Certificate[0]));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, transientPin);
-            ssl = SSLContext.getInstance("TLS");
+            SSLContext ssl = SSLContext.getInstance("TLS");
             ssl.init(kmf.getKeyManagers(), null, null);
+            return new Loaded(ssl, keys.certificate(), stamp);
         } catch (GeneralSecurityException | IOException e) {
             throw new TlsConfigException("The server key and certificate cannot be used for TLS: " + e.getMessage());
         }
-        SSLParameters supported = ssl.getSupportedSSLParameters();
-        String[] protocols = checkedNames(cfg.protocols(), supported.getProtocols(), "ds-cfg-ssl-protocol");
-        String[] suites = cfg.cipherSuites().isEmpty() ? null
-                : checkedNames(cfg.cipherSuites(), supported.getCipherSuites(), "ds-cfg-ssl-cipher-suite");
-        X509Certificate cert = keys.certificate();
+    }
+
+    private static List<Path> files(ServerConfig.Tls cfg) {
+        return cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PKCS12
+                ? List.of(cfg.keyStoreFile(), cfg.keyStorePinFile())
+                : List.of(cfg.certificateFile(), cfg.privateKeyFile());
+    }
+
+    /**
+     * Reads the files again if they changed since they were last read (or last tried), and from then on
+     * gives new connections the new certificate. Runs on the watcher thread; tests call it directly.
+     *
+     * @return whether a new certificate is now in use
+     */
+    public synchronized boolean reloadIfChanged() {
+        FileStamp now = FileStamp.of(files(cfg));
+        if (now.equals(current.stamp()) || now.equals(lastTried)) {
+            return false;
+        }
+        lastTried = now;
+        try {
+            Loaded loaded = load(cfg);
+            current = loaded;
+            X509Certificate c = loaded.certificate();
+            LOG.info("Reloaded the TLS certificate from {}: {} (serial {}, valid until {}); new connections use it",
+                    cfg.describeFiles(), c.getSubjectX500Principal(), c.getSerialNumber().toString(16),
+                    c.getNotAfter().toInstant());
+            warnIfExpiring(c, cfg);
+            return true;
+        } catch (TlsConfigException | RuntimeException e) {
+            LOG.warn("The TLS key or certificate files changed but cannot be used; connections keep the previous "
+                    + "certificate: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    private static void warnIfExpiring(X509Certificate cert, ServerConfig.Tls cfg) {
         Instant notAfter = cert.getNotAfter().toInstant();
         if (notAfter.isBefore(Instant.now())) {
             LOG.warn("The server certificate {} expired on {}: TLS clients will refuse it. Replace {}",
                     cert.getSubjectX500Principal(), notAfter, cfg.describeFiles());
         } else if (notAfter.isBefore(Instant.now().plus(EXPIRY_WARNING))) {
-            LOG.warn("The server certificate {} expires on {}. Replace {} before then",
+            LOG.warn("The server certificate {} expires on {}. Replace {} before then (no restart needed)",
                     cert.getSubjectX500Principal(), notAfter, cfg.describeFiles());
         }
-        return new TlsContext(ssl, protocols, suites, cfg.handshakeTimeout(), cert);
     }
 
     private static String[] checkedNames(List<String> wanted, String[] supported, String attr)
@@ -114,7 +202,7 @@ public final class TlsContext {
 
     /** A server-side engine for one connection, limited to the configured protocols and suites. */
     public SSLEngine newServerEngine() {
-        SSLEngine engine = context.createSSLEngine();
+        SSLEngine engine = current.ssl().createSSLEngine();
         engine.setUseClientMode(false);
         engine.setEnabledProtocols(protocols);
         if (cipherSuites != null) {
@@ -125,7 +213,7 @@ public final class TlsContext {
 
     /** How long a client may take from the TCP connection (or StartTLS) to a finished handshake. */
     public Duration handshakeTimeout() {
-        return handshakeTimeout;
+        return cfg.handshakeTimeout();
     }
 
     /** The protocols connections may negotiate, in configured order. */
@@ -133,8 +221,16 @@ public final class TlsContext {
         return Arrays.asList(protocols.clone());
     }
 
-    /** The server's certificate. */
+    /** The certificate new connections get. */
     public X509Certificate certificate() {
-        return certificate;
+        return current.certificate();
+    }
+
+    /** Stops watching the files. */
+    @Override
+    public void close() {
+        if (watcher != null) {
+            watcher.shutdownNow();
+        }
     }
 }

@@ -73,7 +73,8 @@ public class ConfigLoaderTest {
         assertEquals(c.tls(), new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM,
                 root.toAbsolutePath().resolve("config/tls/server.pem"),
                 root.toAbsolutePath().resolve("config/tls/server-key.pem"), null, null, true,
-                java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10)));
+                java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10),
+                java.time.Duration.ofSeconds(10)));
         assertEquals(c.securePasswordBinds(), ServerConfig.SecurePasswordBinds.NON_LOOPBACK);
     }
 

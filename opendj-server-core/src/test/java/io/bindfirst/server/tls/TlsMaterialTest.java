@@ -1,6 +1,7 @@
 package io.bindfirst.server.tls;
 
 import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
@@ -9,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -55,7 +57,7 @@ public class TlsMaterialTest {
 
     private ServerConfig.Tls pem(boolean create, List<String> protocols) {
         return new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, create, protocols,
-                List.of(), Duration.ofSeconds(10));
+                List.of(), Duration.ofSeconds(10), Duration.ZERO);
     }
 
     @Test
@@ -85,12 +87,34 @@ public class TlsMaterialTest {
 
     @Test
     public void aFirstStartCreatesTheMaterialAndALaterOneReusesIt() throws Exception {
-        TlsContext first = TlsContext.open(pem(true, List.of("TLSv1.3", "TLSv1.2")), "test");
-        TlsContext second = TlsContext.open(pem(true, List.of("TLSv1.3", "TLSv1.2")), "test");
-        assertEquals(second.certificate(), first.certificate());
-        SSLEngine engine = first.newServerEngine();
-        assertEquals(List.of(engine.getEnabledProtocols()), List.of("TLSv1.3", "TLSv1.2"));
-        assertTrue(!engine.getUseClientMode());
+        try (TlsContext first = TlsContext.open(pem(true, List.of("TLSv1.3", "TLSv1.2")), "test");
+             TlsContext second = TlsContext.open(pem(true, List.of("TLSv1.3", "TLSv1.2")), "test")) {
+            assertEquals(second.certificate(), first.certificate());
+            SSLEngine engine = first.newServerEngine();
+            assertEquals(List.of(engine.getEnabledProtocols()), List.of("TLSv1.3", "TLSv1.2"));
+            assertTrue(!engine.getUseClientMode());
+        }
+    }
+
+    @Test
+    public void changedFilesAreReadAgainAndABadReplacementKeepsTheOldCertificate() throws Exception {
+        try (TlsContext tls = TlsContext.open(pem(true, List.of("TLSv1.3")), "test")) {
+            X509Certificate first = tls.certificate();
+            assertFalse(tls.reloadIfChanged(), "nothing changed");
+            Path newCert = dir.resolve("new/server.pem");
+            Path newKey = dir.resolve("new/server-key.pem");
+            new LocalCertificateAuthority().create(newCert, newKey, "renewed");
+            // Halfway through a replacement: the new certificate with the old key.
+            Files.copy(newCert, cert, StandardCopyOption.REPLACE_EXISTING);
+            assertFalse(tls.reloadIfChanged(), "a key that is not the certificate's is refused");
+            assertEquals(tls.certificate(), first, "the previous certificate stays in use");
+            assertFalse(tls.reloadIfChanged(), "and is not tried again until the files change");
+            Files.copy(newKey, key, StandardCopyOption.REPLACE_EXISTING);
+            assertTrue(tls.reloadIfChanged());
+            assertEquals(tls.certificate(), KeyMaterial.fromPem(newCert, newKey).certificate());
+            SSLEngine engine = tls.newServerEngine();
+            assertEquals(List.of(engine.getEnabledProtocols()), List.of("TLSv1.3"));
+        }
     }
 
     @Test
