@@ -16,6 +16,8 @@
 # HOST must be a loopback address. The jar comes from Maven Central (com.unboundid:unboundid-ldapsdk:7.0.5)
 # into PEERS_DIR/dl once; its pid is in PEERS_DIR/authrate.pid while it runs (stop-peers.sh authrate).
 # Env: USERS=5000 (must match the loaded data)  CLIENT_CPUS (e.g. 1: pins the client with taskset -c)
+#      TLS=ldaps (PORT is an LDAPS port) or starttls (each connection does StartTLS first); the tool trusts
+#      any certificate, which is what a load test needs and never what an application should do
 #      JAVA=java  CLIENT_JAVA_OPTS  PEERS_DIR=./.peers
 # Exit: 0 measured (errors, if any, are in the RESULT line); 1 the tool failed or reported nothing;
 # 2 usage, a non-loopback HOST, missing tools.
@@ -29,6 +31,13 @@ for v in PORT THREADS SECS WARM; do [[ ${!v} =~ ^[0-9]+$ ]] || die 2 "$v must be
 (( THREADS > 0 )) || die 2 "THREADS must be at least 1"
 case "$HOST" in 127.*|localhost|::1) ;; *) die 2 "HOST must be a loopback address (127.0.0.1), not '$HOST'" ;; esac
 init_work_dir
+TLS_ARGS=()
+case "${TLS:-}" in
+  "") ;;
+  ldaps) TLS_ARGS=(--useSSL --trustAll) ;;
+  starttls) TLS_ARGS=(--useStartTLS --trustAll) ;;
+  *) die 2 "TLS must be ldaps or starttls, not '$TLS'" ;;
+esac
 PIN=()
 if [[ -n "${CLIENT_CPUS:-}" ]]; then command -v taskset >/dev/null || die 2 "taskset is missing"; PIN=(taskset -c "$CLIENT_CPUS"); fi
 JAR_NAME=unboundid-ldapsdk-7.0.5.jar
@@ -38,7 +47,7 @@ OUT=$(mktemp "${TMPDIR:-/tmp}/authrate.XXXXXX")
 trap 'rm -f "$OUT"' EXIT
 # --numIntervals counts only the intervals after the warm-up; --filter is required but unused with --bindOnly.
 "${PIN[@]}" timeout --kill-after=10 $((WARM + SECS + 30)) "${JAVA:-java}" ${CLIENT_JAVA_OPTS:-} -cp "$PEERS_DIR/dl/$JAR_NAME" \
-    com.unboundid.ldap.sdk.examples.AuthRate --hostname "$HOST" --port "$PORT" --bindOnly \
+    com.unboundid.ldap.sdk.examples.AuthRate --hostname "$HOST" --port "$PORT" ${TLS_ARGS[@]+"${TLS_ARGS[@]}"} --bindOnly \
     --baseDN "uid=user.[0-$((USERS - 1))],ou=People,dc=example,dc=com" --credentials password \
     --filter "(objectClass=*)" --numThreads "$THREADS" --intervalDuration 5 \
     --warmUpIntervals $((WARM / 5)) --numIntervals $((SECS / 5)) --timestampFormat none >"$OUT" 2>&1 &
