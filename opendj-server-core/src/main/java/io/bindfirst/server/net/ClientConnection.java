@@ -244,8 +244,8 @@ public final class ClientConnection implements Session, BoundConnection {
     /**
      * Puts the TLS filter in the connection's chain; with {@code startTls} it takes over after the next write
      * (the StartTLS response, which goes out in clear). The handshake has {@link TlsContext#handshakeTimeout()}
-     * to finish: Grizzly has no deadline for a server-side handshake, so a client that opens a connection and
-     * never finishes one would otherwise hold it forever.
+     * to finish, enforced here: the SDK's only handshake timeout is a JVM-wide system property, not a setting of
+     * this server, and a client that opens a connection and never finishes a handshake must not hold it.
      */
     private boolean beginTls(boolean startTls) {
         SSLEngine engine = tls.newServerEngine();
