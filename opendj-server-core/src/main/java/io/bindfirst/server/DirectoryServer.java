@@ -44,6 +44,7 @@ import io.bindfirst.server.schema.SchemaLoadException;
 import io.bindfirst.server.schema.SchemaLoader;
 import io.bindfirst.server.tls.TlsConfigException;
 import io.bindfirst.server.tls.TlsContext;
+import io.bindfirst.server.tls.TlsStatistics;
 import io.bindfirst.server.virtual.VirtualEntries;
 import io.bindfirst.server.work.SlowLane;
 import io.bindfirst.server.work.WorkQueue;
@@ -284,6 +285,11 @@ public final class DirectoryServer implements AutoCloseable {
     /** Where the LDAPS listener is bound, or {@code null} when it is disabled. */
     public InetSocketAddress ldapsAddress() {
         return connectionHandler.ldapsAddress();
+    }
+
+    /** What the TLS handshakes did since the start: for a monitor to publish. */
+    public TlsStatistics tlsStatistics() {
+        return connectionHandler.tlsStatistics();
     }
 
     /**

@@ -105,6 +105,25 @@ public class TlsToolsTest {
         }
     }
 
+    /**
+     * s_client's "R" asks for a TLS 1.2 renegotiation: the server refuses it and closes that
+     * connection (a renegotiation would run as a blocking handshake on a selector thread), and serves others.
+     */
+    @Test
+    public void aClientRenegotiationIsRefused() throws Exception {
+        String cmd = "(sleep 1; echo R; sleep 2) | openssl s_client -connect 127.0.0.1:" + server.ldapsPort()
+                + " -tls1_2 -CAfile " + ca;
+        LdapTools.Run run = LdapTools.run("bash", "-c", cmd);
+        int asked = run.output().indexOf("RENEGOTIATING");
+        assertTrue(asked >= 0, "the client asked: " + run.output());
+        String after = run.output().substring(asked);
+        assertFalse(after.contains("depth=0"), "no second handshake (no certificate checked again): " + after);
+        assertTrue(after.contains("error") || after.contains("alert"), "the connection ended: " + after);
+        LdapTools.Run who = LdapTools.runTrusting(ca, "ldapwhoami", "-x", "-H", "ldaps://127.0.0.1:"
+                + server.ldapsPort(), "-D", USER, "-w", TestServer.USER_PASSWORD);
+        assertEquals(who.exit(), 0, who.output());
+    }
+
     private LdapTools.Run sClient(String... options) throws Exception {
         java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("openssl", "s_client", "-connect",
                 "127.0.0.1:" + server.ldapsPort(), "-CAfile", ca.toString(), "-verify_hostname", "localhost",

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,6 +13,7 @@ import javax.net.ssl.SSLEngine;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.LDAPClientContext;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.glassfish.grizzly.Connection;
 
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.AuthenticationInfo;
@@ -21,7 +23,7 @@ import io.bindfirst.server.core.Session;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.tls.SecurityStrength;
-import io.bindfirst.server.tls.TlsContext;
+import io.bindfirst.server.tls.TlsStatistics;
 
 /**
  * The server's view of one client connection: its number, who it is authenticated as, and its
@@ -46,11 +48,23 @@ public final class ClientConnection implements Session, BoundConnection {
     private final AtomicReference<AuthenticationInfo> authentication =
             new AtomicReference<>(AuthenticationInfo.ANONYMOUS);
     /** TLS for this connection (LDAPS, or StartTLS on a listener that offers it), or {@code null}. */
-    private final TlsContext tls;
+    private final TlsLayer tls;
     private final boolean startTlsOffered;
     private final boolean fromLoopback;
-    /** Set once, when TLS begins. */
-    private final AtomicReference<SSLEngine> tlsEngine = new AtomicReference<>();
+    /** The Grizzly connection under this one, once its first read or handshake has named it. */
+    private volatile Connection<?> transport;
+    /** {@link #TLS_NONE}, then {@link #TLS_HANDSHAKING}, then {@link #TLS_UP} or {@link #TLS_ENDED}. */
+    private final AtomicInteger tlsState = new AtomicInteger(TLS_NONE);
+    private static final int TLS_NONE = 0;
+    private static final int TLS_HANDSHAKING = 1;
+    private static final int TLS_UP = 2;
+    private static final int TLS_ENDED = 3;
+    /** Set when the handshake's first bytes arrive. */
+    private volatile SSLEngine tlsEngine;
+    private volatile long handshakeStartNanos;
+    private volatile long handshakeStartMillis;
+    /** The negotiated protocol once the handshake has finished. */
+    private volatile String tlsProtocol;
     /** The negotiated cipher's strength, once known (0 until the handshake has finished). */
     private volatile int securityStrength;
 
@@ -63,7 +77,7 @@ public final class ClientConnection implements Session, BoundConnection {
      */
     ClientConnection(LDAPClientContext context, ClientConnections connections,
                      AuthenticatedUsers<BoundConnection> authenticatedUsers, AccessLog accessLog,
-                     int maxOperationsInFlight, TlsContext tls, boolean startTlsOffered) {
+                     int maxOperationsInFlight, TlsLayer tls, boolean startTlsOffered) {
         this.id = connections.nextId();
         this.context = context;
         this.connections = connections;
@@ -94,6 +108,15 @@ public final class ClientConnection implements Session, BoundConnection {
 
     public InetSocketAddress peerAddress() {
         return context.getPeerAddress();
+    }
+
+    InetSocketAddress localAddress() {
+        return context.getLocalAddress();
+    }
+
+    /** The Grizzly connection under this one (see {@link ClientConnections#of}). */
+    void attachTransport(Connection<?> grizzly) {
+        transport = grizzly;
     }
 
     @Override
@@ -192,6 +215,7 @@ public final class ClientConnection implements Session, BoundConnection {
             for (Operation op : inFlight.values()) {
                 op.abandon();
             }
+            tlsClosed();
             accessLog.log(AccessRecord.connection("DISCONNECT", id, "reason=\"" + reason + "\""));
         }
     }
@@ -204,32 +228,24 @@ public final class ClientConnection implements Session, BoundConnection {
     @Override
     public int securityStrength() {
         int known = securityStrength;
-        if (known > 0) {
+        if (known > 0 || tlsState.get() != TLS_UP) {
             return known;
         }
-        SSLEngine engine = tlsEngine.get();
-        if (engine == null) {
-            return 0;
-        }
-        int ssf = SecurityStrength.ofCipherSuite(engine.getSession().getCipherSuite());
+        int ssf = SecurityStrength.ofCipherSuite(tlsEngine.getSession().getCipherSuite());
         securityStrength = ssf;
         return ssf;
     }
 
-    /** Whether the TLS handshake has finished (false without TLS). */
-    boolean handshakeFinished() {
-        SSLEngine engine = tlsEngine.get();
-        return engine != null && !"SSL_NULL_WITH_NULL_NULL".equals(engine.getSession().getCipherSuite());
-    }
-
-    /** LDAPS: TLS from the first byte. */
+    /** LDAPS: TLS from the first byte (the listener's chain has the TLS filter). */
     void beginTls() {
-        beginTls(false);
+        if (tlsState.compareAndSet(TLS_NONE, TLS_HANDSHAKING)) {
+            handshakeDeadline();
+        }
     }
 
     @Override
     public TlsStart startTls() {
-        if (tlsEngine.get() != null) {
+        if (tlsState.get() != TLS_NONE) {
             return TlsStart.ALREADY_SECURE;
         }
         if (!startTlsOffered) {
@@ -238,30 +254,63 @@ public final class ClientConnection implements Session, BoundConnection {
         if (slots.outstanding() > 1) {
             return TlsStart.OPERATIONS_OUTSTANDING;
         }
-        return beginTls(true) ? TlsStart.STARTED : TlsStart.ALREADY_SECURE;
+        Connection<?> grizzly = transport;
+        if (grizzly == null || !tlsState.compareAndSet(TLS_NONE, TLS_HANDSHAKING)) {
+            return TlsStart.ALREADY_SECURE;
+        }
+        if (!tls.startTls(grizzly)) {
+            return TlsStart.ALREADY_SECURE;
+        }
+        handshakeDeadline();
+        return TlsStart.STARTED;
     }
 
     /**
-     * Puts the TLS filter in the connection's chain; with {@code startTls} it takes over after the next write
-     * (the StartTLS response, which goes out in clear). The handshake has {@link TlsContext#handshakeTimeout()}
-     * to finish, enforced here: the SDK's only handshake timeout is a JVM-wide system property, not a setting of
-     * this server, and a client that opens a connection and never finishes a handshake must not hold it.
+     * The handshake has {@link TlsLayer#handshakeTimeout()} to finish, enforced here on the connections' timer:
+     * a client that opens a connection and never finishes a handshake must not hold it.
      */
-    private boolean beginTls(boolean startTls) {
-        SSLEngine engine = tls.newServerEngine();
-        if (!tlsEngine.compareAndSet(null, engine)) {
-            return false;
-        }
-        if (!context.enableTLS(engine, startTls)) {
-            return false;
-        }
+    private void handshakeDeadline() {
         Duration timeout = tls.handshakeTimeout();
         connections.afterDelay(timeout, () -> {
-            if (!isClosed() && !handshakeFinished()) {
+            if (!isClosed() && tlsState.get() == TLS_HANDSHAKING) {
+                handshakeFailed("timeout");
                 closeWithoutNotice("TLS handshake not finished within " + timeout.toMillis() + " ms");
             }
         });
-        return true;
+    }
+
+    /** The client's first handshake bytes arrived and made {@code engine}. */
+    void handshakeStarted(SSLEngine engine) {
+        tlsEngine = engine;
+        handshakeStartMillis = System.currentTimeMillis();
+        handshakeStartNanos = System.nanoTime();
+        tls.statistics().handshakeStarted();
+    }
+
+    void handshakeFinished() {
+        SSLEngine engine = tlsEngine;
+        if (engine != null && tlsState.compareAndSet(TLS_HANDSHAKING, TLS_UP)) {
+            String protocol = engine.getSession().getProtocol();
+            tlsProtocol = protocol;
+            tls.statistics().handshakeFinished(TlsStatistics.kindOf(engine.getSession(), handshakeStartMillis),
+                    protocol, System.nanoTime() - handshakeStartNanos);
+        }
+    }
+
+    /** The handshake failed ({@link TlsStatistics#reasonOf}); counted once, whatever reports it after. */
+    void handshakeFailed(String reason) {
+        if (tlsState.compareAndSet(TLS_HANDSHAKING, TLS_ENDED)) {
+            tls.statistics().handshakeFailed(reason);
+        }
+    }
+
+    /** The connection closed: a handshake in progress counts as failed, an established one leaves the gauge. */
+    private void tlsClosed() {
+        if (tlsState.compareAndSet(TLS_UP, TLS_ENDED)) {
+            tls.statistics().connectionClosed(tlsProtocol);
+        } else {
+            handshakeFailed("closed");
+        }
     }
 
     /**

@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.ResultCode;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.Grizzly;
+import org.glassfish.grizzly.attributes.Attribute;
 
 /**
  * The open client connections: the maximum-connections limit, the idle time limit and the notice of
@@ -23,8 +26,14 @@ import org.forgerock.opendj.ldap.ResultCode;
  */
 public final class ClientConnections implements AutoCloseable {
     private final ConcurrentHashMap<Long, ClientConnection> open = new ConcurrentHashMap<>();
-    /** By the client's address and port: how the {@link ReadGate} finds a Grizzly connection's own. */
-    private final ConcurrentHashMap<SocketAddress, ClientConnection> byPeer = new ConcurrentHashMap<>();
+    /**
+     * By both ends' addresses and ports: how a Grizzly connection's own is found ({@link #of}). The client's
+     * end alone is not enough: one client port may connect to both listeners.
+     */
+    private final ConcurrentHashMap<Ends, ClientConnection> byEnds = new ConcurrentHashMap<>();
+    /** A Grizzly connection's {@link ClientConnection}, found once by its ends and then kept on it. */
+    private final Attribute<ClientConnection> own =
+            Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ClientConnections.class.getName() + ".own");
     private final AtomicInteger count = new AtomicInteger();
     /** Numbers connections per server, not per JVM: tests run several servers in one JVM. */
     private final AtomicLong nextId = new AtomicLong();
@@ -80,9 +89,9 @@ public final class ClientConnections implements AutoCloseable {
             }
             if (count.compareAndSet(n, n + 1)) {
                 open.put(c.id(), c);
-                SocketAddress peer = c.peerAddress();
-                if (peer != null) {
-                    byPeer.put(peer, c);
+                Ends ends = Ends.of(c.localAddress(), c.peerAddress());
+                if (ends != null) {
+                    byEnds.put(ends, c);
                 }
                 return true;
             }
@@ -92,9 +101,9 @@ public final class ClientConnections implements AutoCloseable {
     void remove(ClientConnection c) {
         if (open.remove(c.id()) != null) {
             count.decrementAndGet();
-            SocketAddress peer = c.peerAddress();
-            if (peer != null) {
-                byPeer.remove(peer, c);
+            Ends ends = Ends.of(c.localAddress(), c.peerAddress());
+            if (ends != null) {
+                byEnds.remove(ends, c);
             }
         }
     }
@@ -104,9 +113,29 @@ public final class ClientConnections implements AutoCloseable {
         return open.get(id);
     }
 
-    /** The open connection from this client address and port, if any. */
-    ClientConnection byPeer(SocketAddress peer) {
-        return peer == null ? null : byPeer.get(peer);
+    /**
+     * The server's connection for a Grizzly one, or {@code null} when it was not admitted (or is closed). The
+     * first call finds it by address and gives it the Grizzly connection (for StartTLS); later calls read it
+     * from the Grizzly connection's attributes.
+     */
+    ClientConnection of(Connection<?> grizzly) {
+        ClientConnection c = own.get(grizzly);
+        if (c == null) {
+            Ends ends = Ends.of((SocketAddress) grizzly.getLocalAddress(), (SocketAddress) grizzly.getPeerAddress());
+            c = ends == null ? null : byEnds.get(ends);
+            if (c != null) {
+                c.attachTransport(grizzly);
+                own.set(grizzly, c);
+            }
+        }
+        return c;
+    }
+
+    /** A connection's local and remote address and port. */
+    private record Ends(SocketAddress local, SocketAddress peer) {
+        static Ends of(SocketAddress local, SocketAddress peer) {
+            return local == null || peer == null ? null : new Ends(local, peer);
+        }
     }
 
     public int size() {

@@ -25,6 +25,7 @@ import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.tls.TlsContext;
+import io.bindfirst.server.tls.TlsStatistics;
 import io.bindfirst.server.work.WorkQueue;
 
 /**
@@ -39,6 +40,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
     private final LdapTransport transport;
     private final GrizzlyLDAPListener listener;
     private final GrizzlyLDAPListener ldapsListener;
+    private final TlsStatistics tlsStatistics = new TlsStatistics();
 
     /**
      * @param ldap        the LDAP listener's settings (its selector threads serve both listeners)
@@ -60,11 +62,15 @@ public final class LdapConnectionHandler implements AutoCloseable {
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
         // an add, a read-only refusal for cn=config...). Operations check names against the strict schema.
         DecodeOptions decodeOptions = new DecodeOptions().setSchema(schema.asNonStrictSchema());
-        Accept accept = new Accept(operations, decodeOptions, authenticatedUsers, accessLog, workQueue, tls);
+        TlsLayer tlsLayer = tls == null ? null : new TlsLayer(tls, tlsStatistics, connections);
+        Accept accept = new Accept(operations, decodeOptions, authenticatedUsers, accessLog, workQueue, tlsLayer);
         GrizzlyLDAPListener plain = null;
         try {
             plain = listen(ldap, accept, decodeOptions);
             this.listener = plain;
+            if (ldaps != null) {
+                transport.useFilters(tlsLayer.ldapsFilter());
+            }
             this.ldapsListener = ldaps == null ? null : listen(ldaps, accept, decodeOptions);
         } catch (IOException | RuntimeException e) {
             if (plain != null) {
@@ -98,11 +104,11 @@ public final class LdapConnectionHandler implements AutoCloseable {
         final AuthenticatedUsers<BoundConnection> authenticatedUsers;
         final AccessLog accessLog;
         final WorkQueue workQueue;
-        final TlsContext tls;
+        final TlsLayer tls;
 
         Accept(OperationFactory operations, DecodeOptions decodeOptions,
                AuthenticatedUsers<BoundConnection> authenticatedUsers, AccessLog accessLog, WorkQueue workQueue,
-               TlsContext tls) {
+               TlsLayer tls) {
             this.operations = operations;
             this.decodeOptions = decodeOptions;
             this.authenticatedUsers = authenticatedUsers;
@@ -157,6 +163,11 @@ public final class LdapConnectionHandler implements AutoCloseable {
     /** The address the LDAPS listener bound, or {@code null} when there is none. */
     public InetSocketAddress ldapsAddress() {
         return ldapsListener == null ? null : ldapsListener.getSocketAddresses().iterator().next();
+    }
+
+    /** What the TLS handshakes did since the start (all zero without TLS). */
+    public TlsStatistics tlsStatistics() {
+        return tlsStatistics;
     }
 
     public ClientConnections connections() {

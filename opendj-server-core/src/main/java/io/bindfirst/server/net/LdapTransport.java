@@ -3,6 +3,7 @@ package io.bindfirst.server.net;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
+import org.glassfish.grizzly.filterchain.Filter;
 import org.glassfish.grizzly.filterchain.FilterChainBuilder;
 import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.memory.HeapMemoryManager;
@@ -25,6 +26,7 @@ final class LdapTransport implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LdapTransport.class);
 
     private final TCPNIOTransport transport;
+    private final ReadGate gate;
 
     LdapTransport(int selectorThreads, ReadGate gate) throws IOException {
         TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
@@ -44,8 +46,22 @@ final class LdapTransport implements AutoCloseable {
                 .setMemoryManager(new HeapMemoryManager());
         this.transport = builder.build();
         transport.setSelectorRunnersCount(selectorThreads);
-        transport.setProcessor(FilterChainBuilder.stateless().add(new TransportFilter()).add(gate).build());
+        this.gate = gate;
+        useFilters();
         transport.start();
+    }
+
+    /**
+     * The filters a listener created next puts between the transport and the LDAP decoder, after any given
+     * here (TLS, for LDAPS) comes the {@link ReadGate}. The SDK's listener copies the transport's chain when
+     * it is created, so each listener keeps the chain it was created with.
+     */
+    void useFilters(Filter... beforeGate) {
+        FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
+        for (Filter f : beforeGate) {
+            chain.add(f);
+        }
+        transport.setProcessor(chain.add(gate).build());
     }
 
     TCPNIOTransport grizzly() {

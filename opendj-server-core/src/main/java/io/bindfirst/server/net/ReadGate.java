@@ -4,11 +4,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import java.net.SocketAddress;
-
-import org.glassfish.grizzly.Connection;
-import org.glassfish.grizzly.Grizzly;
-import org.glassfish.grizzly.attributes.Attribute;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
@@ -29,9 +24,6 @@ import io.bindfirst.server.work.WorkQueue;
 final class ReadGate extends BaseFilter {
     private final WorkQueue workQueue;
     private final ClientConnections connections;
-    /** A Grizzly connection's {@link ClientConnection}, found once by peer address and then kept on it. */
-    private final Attribute<ClientConnection> clientConnection =
-            Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ReadGate.class.getName() + ".connection");
     private final ConcurrentLinkedQueue<FilterChainContext> parked = new ConcurrentLinkedQueue<>();
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final AtomicLong timesParked = new AtomicLong();
@@ -45,7 +37,7 @@ final class ReadGate extends BaseFilter {
     @Override
     public NextAction handleRead(FilterChainContext ctx) {
         // A resumed read comes back here (ctx.resume() re-runs this filter), so both checks are made again.
-        ClientConnection c = connectionOf(ctx.getConnection());
+        ClientConnection c = connections.of(ctx.getConnection());
         if (c != null && !c.slots().readAllowed()) {
             ctx.suspend();
             c.slots().parkRead(ctx::resume);
@@ -63,17 +55,6 @@ final class ReadGate extends BaseFilter {
             resumeParked();
         }
         return ctx.getSuspendAction();
-    }
-
-    private ClientConnection connectionOf(Connection<?> grizzly) {
-        ClientConnection c = clientConnection.get(grizzly);
-        if (c == null) {
-            c = connections.byPeer((SocketAddress) grizzly.getPeerAddress());
-            if (c != null) {
-                clientConnection.set(grizzly, c);
-            }
-        }
-        return c;
     }
 
     /** Resumes parked reads while the queue has room. Cheap when nothing is parked (one volatile read). */

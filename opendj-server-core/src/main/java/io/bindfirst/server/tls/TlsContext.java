@@ -104,6 +104,7 @@ public final class TlsContext implements AutoCloseable {
      * @param instanceName names the local CA (the instance folder's name), so two instances' CAs differ
      */
     public static TlsContext open(ServerConfig.Tls cfg, String instanceName) throws TlsConfigException {
+        refuseClientRenegotiation();
         if (cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PEM && cfg.createLocalCertificate()
                 && !Files.exists(cfg.certificateFile()) && !Files.exists(cfg.privateKeyFile())) {
             try {
@@ -122,6 +123,23 @@ public final class TlsContext implements AutoCloseable {
                 : checkedNames(cfg.cipherSuites(), supported.getCipherSuites(), "ds-cfg-ssl-cipher-suite");
         warnIfExpiring(loaded.certificate(), cfg);
         return new TlsContext(cfg, loaded, protocols, suites);
+    }
+
+    /**
+     * A TLS 1.2 client may ask for a new handshake on an established connection. Grizzly runs such a handshake
+     * as a blocking one on the selector thread that read the request, with no time limit: a client that asks and
+     * then goes quiet would hold every connection on that thread. The JDK refuses client renegotiation (with a
+     * fatal alert) when this property is true; it reads it once, when the first server handshake runs, so it is
+     * set before any, unless the JVM was started with a value of its own.
+     */
+    private static void refuseClientRenegotiation() {
+        String property = "jdk.tls.rejectClientInitiatedRenegotiation";
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, "true");
+        } else if (!Boolean.getBoolean(property)) {
+            LOG.warn("{}=false: a TLS 1.2 client's renegotiation blocks a selector thread until it finishes",
+                    property);
+        }
     }
 
     private static Loaded load(ServerConfig.Tls cfg) throws TlsConfigException {

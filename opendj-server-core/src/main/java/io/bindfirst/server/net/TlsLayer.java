@@ -1,0 +1,145 @@
+package io.bindfirst.server.net;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLEngine;
+
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.filterchain.BaseFilter;
+import org.glassfish.grizzly.filterchain.Filter;
+import org.glassfish.grizzly.filterchain.FilterChain;
+import org.glassfish.grizzly.filterchain.FilterChainBuilder;
+import org.glassfish.grizzly.filterchain.FilterChainContext;
+import org.glassfish.grizzly.filterchain.NextAction;
+import org.glassfish.grizzly.ssl.SSLBaseFilter;
+import org.glassfish.grizzly.ssl.SSLEngineConfigurator;
+import org.glassfish.grizzly.ssl.SSLFilter;
+import org.glassfish.grizzly.ssl.SSLUtils;
+
+import io.bindfirst.server.tls.TlsContext;
+import io.bindfirst.server.tls.TlsStatistics;
+
+/**
+ * TLS in the connections' Grizzly filter chains: one {@link SSLFilter}, first in the LDAPS listener's chain
+ * and put into a plain connection's chain by StartTLS, taking its engines from the {@link TlsContext}.
+ *
+ * <p>Why not the SDK's {@code LDAPClientContext.enableTLS}: the filter it builds has a handshake timeout, and
+ * with any timeout Grizzly runs the handshake <em>synchronously</em>: the selector thread that read the first
+ * handshake bytes blocks, reading the client's next flight with a temporary selector, until the handshake is
+ * done or the timeout passes. Every other connection on that selector waits meanwhile, and a client that
+ * sends half a handshake holds them all for the timeout; under concurrent StartTLS some clients' handshakes
+ * timed out. This filter has no timeout, so each handshake step runs when its bytes arrive and the selector
+ * goes on; the time limit is the connection's own deadline ({@link ClientConnection}).
+ *
+ * <p>Its handshake events feed the {@link TlsStatistics} and tell the connection when TLS is up.
+ */
+final class TlsLayer {
+    private final TlsContext tls;
+    private final TlsStatistics statistics;
+    private final SSLFilter filter;
+
+    TlsLayer(TlsContext tls, TlsStatistics statistics, ClientConnections connections) {
+        this.tls = tls;
+        this.statistics = statistics;
+        Engines engines = new Engines(tls);
+        this.filter = new SSLFilter(engines, engines);
+        filter.setHandshakeTimeout(-1, TimeUnit.MILLISECONDS);
+        // A client may not renegotiate a TLS 1.2 session: each renegotiation is a full handshake's work for
+        // the server, asked for at will, on a connection that is already up.
+        filter.setRenegotiationDisabled(true);
+        filter.addHandshakeListener(new Events(connections));
+    }
+
+    /** The filter an LDAPS listener's chain has right after the transport. */
+    Filter ldapsFilter() {
+        return filter;
+    }
+
+    Duration handshakeTimeout() {
+        return tls.handshakeTimeout();
+    }
+
+    TlsStatistics statistics() {
+        return statistics;
+    }
+
+    /**
+     * StartTLS: the next write on {@code connection} (the StartTLS response, which goes out in clear) puts the
+     * TLS filter in its chain, so that the client's handshake, which follows that response, meets it.
+     *
+     * @return false when the connection already has TLS, or has it coming
+     */
+    boolean startTls(Connection<?> connection) {
+        FilterChain chain = (FilterChain) connection.getProcessor();
+        for (Filter f : chain) {
+            if (f instanceof SSLBaseFilter || f instanceof AfterNextWrite) {
+                return false;
+            }
+        }
+        connection.setProcessor(FilterChainBuilder.stateless().addAll(chain).add(1, new AfterNextWrite()).build());
+        return true;
+    }
+
+    /** Takes the TLS filter's place in the chain when the first message goes out, and lets that one pass. */
+    private final class AfterNextWrite extends BaseFilter {
+        @Override
+        public NextAction handleWrite(FilterChainContext ctx) {
+            ctx.getFilterChain().set(ctx.getFilterIdx(), filter);
+            return ctx.getInvokeAction();
+        }
+    }
+
+    /** Every connection's engine comes from the TLS context, so a renewed certificate reaches new ones. */
+    private static final class Engines extends SSLEngineConfigurator {
+        private final TlsContext tls;
+
+        Engines(TlsContext tls) {
+            this.tls = tls;
+        }
+
+        @Override
+        public SSLEngine createSSLEngine() {
+            return tls.newServerEngine();
+        }
+
+        @Override
+        public SSLEngine createSSLEngine(String peerHost, int peerPort) {
+            return tls.newServerEngine();
+        }
+    }
+
+    /** Handshake events, passed to the connection they belong to. */
+    private static final class Events implements SSLBaseFilter.HandshakeListener {
+        private final ClientConnections connections;
+
+        Events(ClientConnections connections) {
+            this.connections = connections;
+        }
+
+        @Override
+        public void onStart(Connection<?> connection) {
+            ClientConnection c = connections.of(connection);
+            SSLEngine engine = SSLUtils.getSSLEngine(connection);
+            if (c != null && engine != null) {
+                c.handshakeStarted(engine);
+            }
+        }
+
+        @Override
+        public void onComplete(Connection<?> connection) {
+            ClientConnection c = connections.of(connection);
+            if (c != null) {
+                c.handshakeFinished();
+            }
+        }
+
+        @Override
+        public void onFailure(Connection<?> connection, Throwable t) {
+            ClientConnection c = connections.of(connection);
+            if (c != null) {
+                c.handshakeFailed(TlsStatistics.reasonOf(t));
+            }
+        }
+    }
+}

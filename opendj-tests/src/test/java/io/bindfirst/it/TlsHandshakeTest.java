@@ -1,0 +1,206 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertTrue;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.ExtendedResult;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
+import com.unboundid.util.ssl.PEMFileTrustManager;
+import com.unboundid.util.ssl.SSLUtil;
+
+import io.bindfirst.server.tls.TlsStatistics;
+
+/**
+ * How handshakes share the server: they never hold the selector threads that read for every connection, many
+ * at once all finish, and the handshake counters tell full from resumed ones. The handshake time limit is long
+ * here (8 s) so that a stall would show: Grizzly's handshake with a timeout blocked its selector thread until
+ * the client finished, or the limit passed.
+ */
+public class TlsHandshakeTest {
+    private TestServer server;
+    private Path ca;
+
+    @BeforeClass
+    public void start() throws Exception {
+        server = TestServer.start(60, c -> c.withTls(c.tls().withHandshakeTimeout(Duration.ofSeconds(8))));
+        ca = server.instance().resolve("config/tls/ca.pem");
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private TlsStatistics stats() {
+        return server.server().tlsStatistics();
+    }
+
+    /** The first flight of a TLS client (its ClientHello), made by the JDK. */
+    private static byte[] clientHello() throws Exception {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, new TrustManager[] {new TrustingNothingChecked()}, null);
+        SSLEngine engine = ctx.createSSLEngine("localhost", 636);
+        engine.setUseClientMode(true);
+        engine.beginHandshake();
+        ByteBuffer out = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+        engine.wrap(ByteBuffer.allocate(0), out);
+        out.flip();
+        byte[] bytes = new byte[out.remaining()];
+        out.get(bytes);
+        return bytes;
+    }
+
+    @Test
+    public void clientsThatStopMidHandshakeDoNotStallOthers() throws Exception {
+        try (LDAPConnection bound = server.bindAs(TestServer.user(1), TestServer.USER_PASSWORD)) {
+            List<Socket> stalled = new ArrayList<>();
+            try {
+                // Enough to meet every selector thread: connections are spread over them in turn.
+                for (int i = 0; i < 6; i++) {
+                    Socket s = new Socket("127.0.0.1", server.ldapsPort());
+                    OutputStream out = s.getOutputStream();
+                    out.write(clientHello());
+                    out.flush();
+                    stalled.add(s);
+                }
+                Thread.sleep(200); // the ClientHellos are read and answered; each server now waits for its client
+                long t0 = System.nanoTime();
+                for (int i = 2; i < 12; i++) {
+                    assertEquals(bound.bind(TestServer.user(i), TestServer.USER_PASSWORD).getResultCode(),
+                            ResultCode.SUCCESS);
+                    try (LDAPConnection fresh = server.bindAs(TestServer.user(i), TestServer.USER_PASSWORD)) {
+                        assertTrue(fresh.isConnected());
+                    }
+                }
+                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                // Bound loosely (a loaded machine): a stalled selector would hold them for the 8 s limit.
+                assertTrue(ms < 4_000, "binds waited " + ms + " ms behind half-finished handshakes");
+            } finally {
+                for (Socket s : stalled) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    public void manyStartTlsAtOnceAllFinishAndAreCounted() throws Exception {
+        SSLContext trusting = new SSLUtil(new PEMFileTrustManager(ca.toFile())).createSSLContext("TLSv1.3");
+        long fullBefore = stats().full() + stats().resumed();
+        int n = 48;
+        List<LDAPConnection> open = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            List<Future<LDAPConnection>> started = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int user = i;
+                started.add(pool.submit(() -> {
+                    LDAPConnection c = server.connect();
+                    ExtendedResult r = c.processExtendedOperation(new StartTLSExtendedRequest(trusting));
+                    assertEquals(r.getResultCode(), ResultCode.SUCCESS, r.toString());
+                    assertEquals(c.bind(TestServer.user(user), TestServer.USER_PASSWORD).getResultCode(),
+                            ResultCode.SUCCESS);
+                    return c;
+                }));
+            }
+            for (Future<LDAPConnection> f : started) {
+                open.add(f.get(60, TimeUnit.SECONDS));
+            }
+            assertTrue(stats().full() + stats().resumed() - fullBefore >= n, "each handshake is counted");
+            assertTrue(stats().openByProtocol().getOrDefault("TLSv1.3", 0L) >= n,
+                    "open TLS connections by protocol: " + stats().openByProtocol());
+        } finally {
+            open.forEach(LDAPConnection::close);
+            pool.shutdownNow();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stats().openByProtocol().getOrDefault("TLSv1.3", 0L) >= n && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(stats().openByProtocol().getOrDefault("TLSv1.3", 0L) < n, "closed ones leave the gauge");
+        long histogram = stats().handshakeTimeHistogram().values().stream().mapToLong(Long::longValue).sum();
+        assertEquals(histogram, stats().full() + stats().resumed(), "every finished handshake has a time");
+    }
+
+    @Test
+    public void aSecondConnectionResumesTheSessionOfTheFirst() throws Exception {
+        for (String protocol : new String[] {"TLSv1.2", "TLSv1.3"}) {
+            // One client context: its session cache carries the session (1.2) or ticket (1.3) over.
+            SSLContext client = new SSLUtil(new PEMFileTrustManager(ca.toFile())).createSSLContext(protocol);
+            long full = stats().full();
+            long resumed = stats().resumed();
+            for (int i = 0; i < 3; i++) {
+                try (LDAPConnection c = new LDAPConnection(client.getSocketFactory(), "localhost",
+                        server.ldapsPort())) {
+                    assertEquals(c.bind(TestServer.user(40 + i), TestServer.USER_PASSWORD).getResultCode(),
+                            ResultCode.SUCCESS);
+                }
+            }
+            assertEquals(stats().full() - full, 1, protocol + ": the first handshake is full");
+            assertEquals(stats().resumed() - resumed, 2, protocol + ": the next ones resume it");
+        }
+    }
+
+    @Test
+    public void failuresAreCountedByReason() throws Exception {
+        Map<String, Long> before = stats().failures();
+        try (Socket s = new Socket("127.0.0.1", server.ldapsPort())) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write("this is not TLS at all, but long enough to be read".getBytes());
+            while (s.getInputStream().read() >= 0) {
+                continue;
+            }
+        } catch (java.net.SocketException reset) {
+            // closed while reading: as good
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stats().failures().equals(before) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Map<String, Long> after = stats().failures();
+        assertTrue(!after.equals(before), "a failure is counted: " + after);
+    }
+
+    /** The stall test's clients never get far enough to check a certificate. */
+    private static final class TrustingNothingChecked implements X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
+    }
+}
