@@ -13,7 +13,11 @@
 #
 # Re-running stops the previous private instance (by its pid file) and starts again from a fresh load.
 # Root DN "cn=Directory Manager", password "password". Stop it with stop-peers.sh slapd.
-# Env: SLAPD_PORT=3389  USERS=5000  PEERS_DIR=./.peers  APT (see 1.)
+# With TLS_CERT and TLS_KEY (a PEM chain, server certificate first, and its unencrypted PEM key: for a side-by-
+# side run, this server's config/tls/server.pem and server-key.pem, so both present the same certificate),
+# slapd also listens on ldaps://127.0.0.1:SLAPD_LDAPS_PORT and offers StartTLS, with Debian's defaults
+# otherwise (GnuTLS; its session cache and tickets as built).
+# Env: SLAPD_PORT=3389  SLAPD_LDAPS_PORT=3636  TLS_CERT  TLS_KEY  USERS=5000  PEERS_DIR=./.peers  APT (see 1.)
 # Exit: 0 running and answering binds; 1 a step failed (the lines above say which); 2 usage, a work folder
 # inside the checkout, or a port already taken.
 set -euo pipefail
@@ -50,8 +54,24 @@ elif command -v update-rc.d >/dev/null; then update-rc.d slapd disable >/dev/nul
 
 stop_pidfile "$WORK/slapd.pid" "$WORK/slapd.conf"
 port_free "$PORT" || die 2 "something already listens on 127.0.0.1:$PORT; stop it or set SLAPD_PORT"
+LDAPS_PORT=${SLAPD_LDAPS_PORT:-3636}
+if [[ -n "${TLS_CERT:-}${TLS_KEY:-}" ]]; then
+  [[ -r "${TLS_CERT:-}" && -r "${TLS_KEY:-}" ]] || die 2 "TLS_CERT and TLS_KEY must both name readable PEM files"
+  port_free "$LDAPS_PORT" || die 2 "something already listens on 127.0.0.1:$LDAPS_PORT; stop it or set SLAPD_LDAPS_PORT"
+fi
 LDIF=$(users_ldif)
 rm -rf "$WORK"; mkdir -p "$WORK/data" "$WORK/rootdn"
+TLS_CONF=""
+URLS="ldap://127.0.0.1:$PORT/"
+if [[ -n "${TLS_CERT:-}" ]]; then
+  # GnuTLS refuses an EC key whose encoding leaves out the public key ("ASN1 parser: Element was not found"),
+  # as keys written by this server's first start did before 2026-11-24: delete config/tls and start it again.
+  mkdir -p "$WORK/tls" && cp "$TLS_CERT" "$WORK/tls/server.pem"
+  (umask 077; cp "$TLS_KEY" "$WORK/tls/server-key.pem")
+  TLS_CONF="TLSCertificateFile $WORK/tls/server.pem
+TLSCertificateKeyFile $WORK/tls/server-key.pem"
+  URLS="$URLS ldaps://127.0.0.1:$LDAPS_PORT/"
+fi
 
 # slapd accepts rootpw only for a root DN under the database's suffix, and "cn=Directory Manager" is not
 # under dc=example,dc=com: its password lives in a tiny ldif database of its own, and the mdb database
@@ -67,6 +87,7 @@ argsfile $WORK/slapd.args
 modulepath /usr/lib/ldap
 moduleload back_mdb
 loglevel none
+$TLS_CONF
 
 database mdb
 suffix "dc=example,dc=com"
@@ -92,9 +113,9 @@ check=$(slaptest -u -f "$WORK/slapd.conf" 2>&1) || { echo "$check" >&2; die 1 "s
 echo "loading $LDIF ($USERS users)"
 slapadd -q -f "$WORK/slapd.conf" -b dc=example,dc=com -l "$LDIF" || die 1 "slapadd failed"
 
-"$(command -v slapd)" -f "$WORK/slapd.conf" -h "ldap://127.0.0.1:$PORT/" || die 1 "slapd did not start"
+"$(command -v slapd)" -f "$WORK/slapd.conf" -h "$URLS" || die 1 "slapd did not start"
 wait_port "$PORT" 30 || die 1 "slapd does not listen on 127.0.0.1:$PORT"
-echo "slapd pid $(cat "$WORK/slapd.pid") on ldap://127.0.0.1:$PORT (files in $WORK)"
+echo "slapd pid $(cat "$WORK/slapd.pid") on $URLS (files in $WORK)"
 last=$((USERS - 1))
 ldapwhoami -x -H "ldap://127.0.0.1:$PORT" -D "uid=user.$last,ou=People,dc=example,dc=com" -w password \
   || die 1 "a bind as uid=user.$last fails"

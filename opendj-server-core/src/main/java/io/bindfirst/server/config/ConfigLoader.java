@@ -224,7 +224,9 @@ public final class ConfigLoader {
         List<String> protocols = List.of("TLSv1.3", "TLSv1.2");
         List<String> suites = List.of();
         java.time.Duration handshakeTimeout = java.time.Duration.ofSeconds(10);
+        ServerConfig.Tls.Provider provider = ServerConfig.Tls.Provider.JDK;
         if (crypto != null) {
+            provider = provider(crypto);
             List<String> p = strings(crypto, "ds-cfg-ssl-protocol");
             protocols = p.isEmpty() ? protocols : p;
             suites = strings(crypto, "ds-cfg-ssl-cipher-suite");
@@ -239,7 +241,17 @@ public final class ConfigLoader {
                 path(km, "ds-cfg-private-key-file", "config/tls/server-key.pem"),
                 keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
                 ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
-                        string(km, "ds-cfg-reload-check-interval", "10 s")));
+                        string(km, "ds-cfg-reload-check-interval", "10 s")), provider);
+    }
+
+    private static ServerConfig.Tls.Provider provider(Entry crypto) throws ConfigException {
+        String v = string(crypto, "ds-cfg-ssl-provider", ServerConfig.Tls.Provider.JDK.configValue());
+        for (ServerConfig.Tls.Provider p : ServerConfig.Tls.Provider.values()) {
+            if (p.configValue().equalsIgnoreCase(v)) {
+                return p;
+            }
+        }
+        throw new ConfigException(CRYPTO_MANAGER + ": ds-cfg-ssl-provider: '" + v + "' is not jdk or conscrypt");
     }
 
     private static ServerConfig.SecurePasswordBinds securePasswordBinds(Entry root) throws ConfigException {

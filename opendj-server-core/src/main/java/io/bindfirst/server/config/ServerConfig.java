@@ -94,7 +94,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public record Tls(KeyStoreType keyStoreType, Path certificateFile, Path privateKeyFile, Path keyStoreFile,
                       Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
                       List<String> cipherSuites, java.time.Duration handshakeTimeout,
-                      java.time.Duration reloadCheckInterval) {
+                      java.time.Duration reloadCheckInterval, Provider provider) {
         public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
         public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
 
@@ -105,14 +105,37 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
         public enum KeyStoreType { PEM, PKCS12 }
 
+        /** {@code ds-cfg-ssl-provider}: whose TLS implementation the connections use. */
+        public enum Provider {
+            /** The JDK's own (JSSE). */
+            JDK("jdk"),
+            /** Conscrypt: Google's Java provider around BoringSSL, native code, from Maven Central. */
+            CONSCRYPT("conscrypt");
+
+            private final String configValue;
+
+            Provider(String configValue) {
+                this.configValue = configValue;
+            }
+
+            public String configValue() {
+                return configValue;
+            }
+        }
+
         public Tls withHandshakeTimeout(java.time.Duration timeout) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
-                    createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval);
+                    createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval, provider);
         }
 
         public Tls withReloadCheckInterval(java.time.Duration interval) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
-                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval);
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval, provider);
+        }
+
+        public Tls withProvider(Provider p) {
+            return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, p);
         }
 
         /** The configured files, for messages that ask for them to be replaced. */

@@ -3,6 +3,7 @@ package io.bindfirst.server.net;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,6 +64,12 @@ public final class ClientConnection implements Session, BoundConnection {
     private volatile SSLEngine tlsEngine;
     private volatile long handshakeStartNanos;
     private volatile long handshakeStartMillis;
+    /**
+     * The handshake's deadline while it is pending; cancelled when the handshake ends, so that the timer does
+     * not hold a closed connection and its TLS buffers for the rest of the time limit (in a reconnect storm,
+     * thousands of them).
+     */
+    private volatile ScheduledFuture<?> handshakeDeadline;
     /** The negotiated protocol once the handshake has finished. */
     private volatile String tlsProtocol;
     /** The negotiated cipher's strength, once known (0 until the handshake has finished). */
@@ -271,12 +278,23 @@ public final class ClientConnection implements Session, BoundConnection {
      */
     private void handshakeDeadline() {
         Duration timeout = tls.handshakeTimeout();
-        connections.afterDelay(timeout, () -> {
+        handshakeDeadline = connections.afterDelay(timeout, () -> {
             if (!isClosed() && tlsState.get() == TLS_HANDSHAKING) {
                 handshakeFailed("timeout");
                 closeWithoutNotice("TLS handshake not finished within " + timeout.toMillis() + " ms");
             }
         });
+        if (tlsState.get() != TLS_HANDSHAKING) {
+            cancelHandshakeDeadline(); // it ended while the deadline was being set
+        }
+    }
+
+    private void cancelHandshakeDeadline() {
+        ScheduledFuture<?> deadline = handshakeDeadline;
+        if (deadline != null) {
+            deadline.cancel(false);
+            handshakeDeadline = null;
+        }
     }
 
     /** The client's first handshake bytes arrived and made {@code engine}. */
@@ -292,8 +310,10 @@ public final class ClientConnection implements Session, BoundConnection {
         if (engine != null && tlsState.compareAndSet(TLS_HANDSHAKING, TLS_UP)) {
             String protocol = engine.getSession().getProtocol();
             tlsProtocol = protocol;
-            tls.statistics().handshakeFinished(TlsStatistics.kindOf(engine.getSession(), handshakeStartMillis),
-                    protocol, System.nanoTime() - handshakeStartNanos);
+            TlsStatistics.Kind kind = TlsStatistics.kindOf(engine.getSession(), handshakeStartMillis,
+                    tls.sessionTimeResolutionMillis());
+            tls.statistics().handshakeFinished(kind, protocol, System.nanoTime() - handshakeStartNanos);
+            cancelHandshakeDeadline();
         }
     }
 
@@ -301,6 +321,7 @@ public final class ClientConnection implements Session, BoundConnection {
     void handshakeFailed(String reason) {
         if (tlsState.compareAndSet(TLS_HANDSHAKING, TLS_ENDED)) {
             tls.statistics().handshakeFailed(reason);
+            cancelHandshakeDeadline();
         }
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,12 +62,18 @@ public final class ClientConnections implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} once after {@code delay} on the connections' timer thread (it must not block). */
-    void afterDelay(Duration delay, Runnable task) {
+    /**
+     * Runs {@code task} once after {@code delay} on the connections' timer thread (it must not block).
+     *
+     * @return the pending task, to cancel when it is no longer needed (a cancelled task leaves the queue at
+     *         once, and with it what it holds), or {@code null} when the server is stopping
+     */
+    ScheduledFuture<?> afterDelay(Duration delay, Runnable task) {
         try {
-            timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+            return timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // Closed: the server is stopping and closes every connection anyway.
+            return null;
         }
     }
 
@@ -136,6 +143,11 @@ public final class ClientConnections implements AutoCloseable {
         static Ends of(SocketAddress local, SocketAddress peer) {
             return local == null || peer == null ? null : new Ends(local, peer);
         }
+    }
+
+    /** Tasks waiting on the connection timer: handshake deadlines pending, and the idle limit's walk if it is on. */
+    public int pendingTimers() {
+        return timer.getQueue().size();
     }
 
     public int size() {

@@ -56,6 +56,10 @@ final class TlsLayer {
         return filter;
     }
 
+    long sessionTimeResolutionMillis() {
+        return tls.sessionTimeResolutionMillis();
+    }
+
     Duration handshakeTimeout() {
         return tls.handshakeTimeout();
     }

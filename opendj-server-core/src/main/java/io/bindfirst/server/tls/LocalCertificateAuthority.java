@@ -17,11 +17,15 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.DERBitString;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -34,10 +38,11 @@ import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.util.io.pem.PemObject;
 import org.bouncycastle.util.io.pem.PemObjectGenerator;
 
 /**
@@ -105,10 +110,27 @@ public final class LocalCertificateAuthority {
             Path caFile = certificateFile.resolveSibling(CA_FILE);
             writeAtomically(caFile, pem(caCert), false);
             writeAtomically(certificateFile, pem(serverCert, caCert), false);
-            writeAtomically(keyFile, pem(new JcaPKCS8Generator(serverKeys.getPrivate(), null)), true);
+            writeAtomically(keyFile, pem(new PemObject("PRIVATE KEY", withPublicKey(serverKeys))), true);
         } catch (GeneralSecurityException | OperatorCreationException e) {
             throw new IOException("Cannot create the local certificates: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The PKCS#8 encoding of an EC key pair's private key with its public key inside, as OpenSSL writes it. The
+     * JDK's encoding leaves the public key out, and GnuTLS (Debian's slapd and OpenLDAP tools) refuses such a
+     * key: the same files could not be given to a GnuTLS server.
+     */
+    static byte[] withPublicKey(KeyPair keys) throws IOException {
+        PrivateKeyInfo jdk = PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded());
+        org.bouncycastle.asn1.sec.ECPrivateKey sec1 =
+                org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(jdk.parsePrivateKey());
+        ASN1Encodable curve = jdk.getPrivateKeyAlgorithm().getParameters();
+        DERBitString publicKey = new DERBitString(
+                SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded()).getPublicKeyData().getBytes());
+        int orderBits = ((ECPrivateKey) keys.getPrivate()).getParams().getOrder().bitLength();
+        return new PrivateKeyInfo(jdk.getPrivateKeyAlgorithm(),
+                new org.bouncycastle.asn1.sec.ECPrivateKey(orderBits, sec1.getKey(), publicKey, curve)).getEncoded();
     }
 
     private KeyPair ecKeyPair() throws GeneralSecurityException {

@@ -24,6 +24,7 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 
+import org.conscrypt.Conscrypt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,7 +155,7 @@ public final class TlsContext implements AutoCloseable {
             ks.setKeyEntry("server", keys.key(), transientPin, keys.chain().toArray(new Certificate[0]));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, transientPin);
-            SSLContext ssl = SSLContext.getInstance("TLS");
+            SSLContext ssl = newSslContext(cfg.provider());
             // No trust managers: the server asks for no client certificate yet. (null would load and parse the
             // JDK's whole CA store, megabytes of garbage at start and on each reload, for nothing.)
             ssl.init(kmf.getKeyManagers(), new TrustManager[0], null);
@@ -162,6 +163,20 @@ public final class TlsContext implements AutoCloseable {
         } catch (GeneralSecurityException | IOException e) {
             throw new TlsConfigException("The server key and certificate cannot be used for TLS: " + e.getMessage());
         }
+    }
+
+    /** The provider's SSLContext; Conscrypt's is made from a provider of its own, never installed JVM-wide. */
+    private static SSLContext newSslContext(ServerConfig.Tls.Provider provider) throws GeneralSecurityException,
+            TlsConfigException {
+        if (provider == ServerConfig.Tls.Provider.JDK) {
+            return SSLContext.getInstance("TLS");
+        }
+        if (!Conscrypt.isAvailable()) {
+            throw new TlsConfigException(ServerConfig.Tls.CRYPTO_MANAGER + ": ds-cfg-ssl-provider: conscrypt: its "
+                    + "native library does not load on this platform (" + System.getProperty("os.name") + " "
+                    + System.getProperty("os.arch") + "); set ds-cfg-ssl-provider: jdk");
+        }
+        return SSLContext.getInstance("TLS", Conscrypt.newProvider());
     }
 
     private static List<Path> files(ServerConfig.Tls cfg) {
@@ -229,10 +244,20 @@ public final class TlsContext implements AutoCloseable {
         if (cipherSuites != null) {
             engine.setEnabledCipherSuites(cipherSuites);
         }
+        if (Conscrypt.isConscrypt(engine)) {
+            // Conscrypt turns tickets off, and BoringSSL resumes TLS 1.3 from tickets only: without them no
+            // TLS 1.3 session would ever be resumed. The ticket keys are BoringSSL's own, random, rotated.
+            Conscrypt.setUseSessionTickets(engine, true);
+        }
         return engine;
     }
 
     /** How long a client may take from the TCP connection (or StartTLS) to a finished handshake. */
+    /** How finely the provider keeps a session's creation time (see {@link TlsStatistics#kindOf}). */
+    public long sessionTimeResolutionMillis() {
+        return cfg.provider() == ServerConfig.Tls.Provider.CONSCRYPT ? 1000 : 1;
+    }
+
     public Duration handshakeTimeout() {
         return cfg.handshakeTimeout();
     }

@@ -66,9 +66,14 @@ public final class TlsStatistics {
     /**
      * Whether a finished handshake resumed a session: a resumed session is the one created by an earlier
      * handshake (TLS 1.2 session ID, TLS 1.3 pre-shared key), so it was created before this handshake began.
+     *
+     * @param creationTimeResolutionMillis how finely the provider keeps session creation times: 1 for the JDK,
+     *        1000 for BoringSSL (whole seconds), where only a session from an earlier second than the handshake
+     *        is surely an earlier one, so one resumed within a second of its creation counts as full
      */
-    public static Kind kindOf(SSLSession session, long handshakeStartMillis) {
-        return session.getCreationTime() < handshakeStartMillis ? Kind.RESUMED : Kind.FULL;
+    public static Kind kindOf(SSLSession session, long handshakeStartMillis, long creationTimeResolutionMillis) {
+        long start = handshakeStartMillis - handshakeStartMillis % creationTimeResolutionMillis;
+        return session.getCreationTime() < start ? Kind.RESUMED : Kind.FULL;
     }
 
     /** A failure's reason as counted: a short, stable name, never the peer's data. */

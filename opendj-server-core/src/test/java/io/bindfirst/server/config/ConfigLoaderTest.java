@@ -74,7 +74,7 @@ public class ConfigLoaderTest {
                 root.toAbsolutePath().resolve("config/tls/server.pem"),
                 root.toAbsolutePath().resolve("config/tls/server-key.pem"), null, null, true,
                 java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10),
-                java.time.Duration.ofSeconds(10)));
+                java.time.Duration.ofSeconds(10), ServerConfig.Tls.Provider.JDK));
         assertEquals(c.securePasswordBinds(), ServerConfig.SecurePasswordBinds.NON_LOOPBACK);
     }
 
@@ -101,6 +101,11 @@ public class ConfigLoaderTest {
         e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-handshake-timeout: 10 s",
                 "ds-cfg-ssl-handshake-timeout: soon"));
         assertTrue(e.getMessage().contains("ds-cfg-ssl-handshake-timeout"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-provider: jdk",
+                "ds-cfg-ssl-provider: openssl"));
+        assertTrue(e.getMessage().contains("'openssl' is not jdk or conscrypt"), e.getMessage());
+        assertEquals(loadEdited("ds-cfg-ssl-provider: jdk", "ds-cfg-ssl-provider: conscrypt").tls().provider(),
+                ServerConfig.Tls.Provider.CONSCRYPT);
         e = expectThrows(ConfigException.class, () -> loadEdited(
                 "ds-cfg-require-secure-password-binds: non-loopback-clients",
                 "ds-cfg-require-secure-password-binds: sometimes"));

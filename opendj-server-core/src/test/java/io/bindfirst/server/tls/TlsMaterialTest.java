@@ -57,7 +57,7 @@ public class TlsMaterialTest {
 
     private ServerConfig.Tls pem(boolean create, List<String> protocols) {
         return new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, create, protocols,
-                List.of(), Duration.ofSeconds(10), Duration.ZERO);
+                List.of(), Duration.ofSeconds(10), Duration.ZERO, ServerConfig.Tls.Provider.JDK);
     }
 
     @Test
@@ -83,6 +83,23 @@ public class TlsMaterialTest {
                     Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE), "the key is the owner's");
         }
         expectThrows(FileAlreadyExistsException.class, () -> new LocalCertificateAuthority().create(cert, key, "x"));
+    }
+
+    /** GnuTLS (Debian's slapd) refuses an EC key without its public key, which the JDK's encoding leaves out. */
+    @Test
+    public void theKeyFileCarriesItsPublicKeyAsOpenSslWritesIt() throws Exception {
+        new LocalCertificateAuthority().create(cert, key, "test");
+        Object parsed;
+        try (var p = new org.bouncycastle.openssl.PEMParser(Files.newBufferedReader(key))) {
+            parsed = p.readObject();
+        }
+        org.bouncycastle.asn1.pkcs.PrivateKeyInfo info = (org.bouncycastle.asn1.pkcs.PrivateKeyInfo) parsed;
+        org.bouncycastle.asn1.sec.ECPrivateKey sec1 =
+                org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey());
+        assertTrue(sec1.getPublicKey() != null, "the public key is in the key file");
+        byte[] certificateKey = org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
+                KeyMaterial.fromPem(cert, key).certificate().getPublicKey().getEncoded()).getPublicKeyData().getBytes();
+        assertEquals(sec1.getPublicKey().getBytes(), certificateKey, "and it is the certificate's");
     }
 
     @Test
