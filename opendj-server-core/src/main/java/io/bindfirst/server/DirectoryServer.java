@@ -143,7 +143,8 @@ public final class DirectoryServer implements AutoCloseable {
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     new AuthenticatedUsers<>(BoundConnection::id, connections::byId), new WriteEpoch(),
                     new RootOnlyPolicy(passwords, configSuffix), accessLog,
-                    new VirtualEntries(schema, backends.namingContexts(), tls != null && l.allowStartTls()),
+                    new VirtualEntries(schema, backends.namingContexts(), tls != null && l.allowStartTls(),
+                            tls != null && tls.requestsClientCertificates()),
                     BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane, passwords);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));

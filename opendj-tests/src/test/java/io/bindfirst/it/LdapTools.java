@@ -43,6 +43,14 @@ final class LdapTools {
                 "LDAPCONF", "/dev/null", "LDAPRC", "/dev/null"), command);
     }
 
+    /** As {@link #runTrusting}, presenting a client certificate and key (PEM files) in the TLS handshake. */
+    static Run runWithCertificate(Path caFile, Path certificate, Path key, String... command)
+            throws IOException, InterruptedException {
+        return start(null, java.util.Map.of("LDAPTLS_CACERT", caFile.toString(), "LDAPTLS_REQCERT", "demand",
+                "LDAPTLS_CERT", certificate.toString(), "LDAPTLS_KEY", key.toString(),
+                "LDAPCONF", "/dev/null", "LDAPRC", "/dev/null"), command);
+    }
+
     /** Runs a tool with a time bound, feeding {@code stdin} if given. */
     static Run runWithInput(String stdin, String... command) throws IOException, InterruptedException {
         return start(stdin, java.util.Map.of("LDAPNOINIT", "1"), command);

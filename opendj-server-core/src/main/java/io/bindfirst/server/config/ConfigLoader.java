@@ -37,6 +37,8 @@ public final class ConfigLoader {
     static final DN LDAPS_HANDLER = DN.valueOf("cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config");
     static final DN KEY_MANAGER = DN.valueOf(ServerConfig.Tls.KEY_MANAGER);
     static final DN CRYPTO_MANAGER = DN.valueOf(ServerConfig.Tls.CRYPTO_MANAGER);
+    static final DN TRUST_MANAGER = DN.valueOf(ServerConfig.Tls.TRUST_MANAGER);
+    static final DN SASL_EXTERNAL = DN.valueOf(ServerConfig.Tls.SASL_EXTERNAL);
     static final DN PASSWORDS = DN.valueOf("cn=Password Storage Schemes,cn=config");
     static final DN ROOT_DNS = DN.valueOf("cn=Root DNs,cn=config");
     static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
@@ -241,7 +243,48 @@ public final class ConfigLoader {
                 path(km, "ds-cfg-private-key-file", "config/tls/server-key.pem"),
                 keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
                 ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
-                        string(km, "ds-cfg-reload-check-interval", "10 s")), provider);
+                        string(km, "ds-cfg-reload-check-interval", "10 s")), provider,
+                clientCertificates(crypto));
+    }
+
+    /** The trust manager, the crypto manager's client-auth policy and the EXTERNAL mechanism's validation. */
+    private ServerConfig.Tls.ClientCertificates clientCertificates(Entry crypto) throws ConfigException {
+        Entry trust = entries.get(TRUST_MANAGER);
+        if (trust == null || !bool(trust, "ds-cfg-enabled", true)) {
+            return ServerConfig.Tls.ClientCertificates.NONE;
+        }
+        Path file = path(trust, "ds-cfg-trust-store-file", "config/tls/client-ca.pem");
+        String policyValue = crypto == null ? "optional" : string(crypto, "ds-cfg-ssl-client-auth-policy", "optional");
+        ServerConfig.Tls.ClientCertificates.Policy policy = null;
+        for (ServerConfig.Tls.ClientCertificates.Policy p : ServerConfig.Tls.ClientCertificates.Policy.values()) {
+            if (p.configValue().equalsIgnoreCase(policyValue)) {
+                policy = p;
+            }
+        }
+        if (policy == null) {
+            throw new ConfigException(CRYPTO_MANAGER + ": ds-cfg-ssl-client-auth-policy: '" + policyValue
+                    + "' is not disabled, optional or required");
+        }
+        Entry external = entries.get(SASL_EXTERNAL);
+        String mapping = external == null ? "subject-equals-dn"
+                : string(external, "ds-cfg-certificate-mapping", "subject-equals-dn");
+        if (!mapping.equalsIgnoreCase("subject-equals-dn")) {
+            throw new ConfigException(SASL_EXTERNAL + ": ds-cfg-certificate-mapping: '" + mapping
+                    + "': only subject-equals-dn (the certificate's subject is the entry's DN) is supported");
+        }
+        String validationValue = external == null ? "ifpresent"
+                : string(external, "ds-cfg-certificate-validation-policy", "ifpresent");
+        ServerConfig.Tls.ClientCertificates.Validation validation = null;
+        for (var v : ServerConfig.Tls.ClientCertificates.Validation.values()) {
+            if (v.configValue().equalsIgnoreCase(validationValue)) {
+                validation = v;
+            }
+        }
+        if (validation == null) {
+            throw new ConfigException(SASL_EXTERNAL + ": ds-cfg-certificate-validation-policy: '" + validationValue
+                    + "' is not always, ifpresent or never");
+        }
+        return new ServerConfig.Tls.ClientCertificates(file, policy, validation);
     }
 
     private static ServerConfig.Tls.Provider provider(Entry crypto) throws ConfigException {

@@ -94,9 +94,12 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public record Tls(KeyStoreType keyStoreType, Path certificateFile, Path privateKeyFile, Path keyStoreFile,
                       Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
                       List<String> cipherSuites, java.time.Duration handshakeTimeout,
-                      java.time.Duration reloadCheckInterval, Provider provider) {
+                      java.time.Duration reloadCheckInterval, Provider provider,
+                      ClientCertificates clientCertificates) {
         public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
         public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
+        public static final String TRUST_MANAGER = "cn=Default Trust Manager,cn=Trust Manager Providers,cn=config";
+        public static final String SASL_EXTERNAL = "cn=EXTERNAL,cn=SASL Mechanisms,cn=config";
 
         public Tls {
             protocols = List.copyOf(protocols);
@@ -104,6 +107,58 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
 
         public enum KeyStoreType { PEM, PKCS12 }
+
+        /**
+         * Client certificates, for SASL EXTERNAL (RFC 4422 appendix A, RFC 4513 5.2.3).
+         *
+         * @param trustStoreFile PEM certificates of the CAs whose client certificates are accepted
+         *        ({@code ds-cfg-trust-store-file}); {@code null}: no certificate is asked for
+         * @param policy {@code ds-cfg-ssl-client-auth-policy}: whether the handshake asks for one, or insists
+         * @param validation {@code ds-cfg-certificate-validation-policy}: whether the entry the certificate maps to
+         *        (by subject DN) must hold it in {@code userCertificate}
+         */
+        public record ClientCertificates(Path trustStoreFile, Policy policy, Validation validation) {
+            public static final ClientCertificates NONE = new ClientCertificates(null, Policy.DISABLED,
+                    Validation.IF_PRESENT);
+
+            /** Whether a client certificate is asked for in the handshake. */
+            public boolean requested() {
+                return trustStoreFile != null && policy != Policy.DISABLED;
+            }
+
+            public enum Policy {
+                DISABLED("disabled"), OPTIONAL("optional"), REQUIRED("required");
+
+                private final String configValue;
+
+                Policy(String configValue) {
+                    this.configValue = configValue;
+                }
+
+                public String configValue() {
+                    return configValue;
+                }
+            }
+
+            public enum Validation {
+                /** The entry must hold the certificate in {@code userCertificate}. */
+                ALWAYS("always"),
+                /** When the entry has {@code userCertificate} values, one must be the certificate. */
+                IF_PRESENT("ifpresent"),
+                /** The subject DN is enough. */
+                NEVER("never");
+
+                private final String configValue;
+
+                Validation(String configValue) {
+                    this.configValue = configValue;
+                }
+
+                public String configValue() {
+                    return configValue;
+                }
+            }
+        }
 
         /** {@code ds-cfg-ssl-provider}: whose TLS implementation the connections use. */
         public enum Provider {
@@ -125,17 +180,26 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
         public Tls withHandshakeTimeout(java.time.Duration timeout) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
-                    createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval, provider);
+                    createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval, provider,
+                    clientCertificates);
         }
 
         public Tls withReloadCheckInterval(java.time.Duration interval) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
-                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval, provider);
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval, provider,
+                    clientCertificates);
         }
 
         public Tls withProvider(Provider p) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
-                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, p);
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, p,
+                    clientCertificates);
+        }
+
+        public Tls withClientCertificates(ClientCertificates c) {
+            return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
+                    c);
         }
 
         /** The configured files, for messages that ask for them to be replaced. */

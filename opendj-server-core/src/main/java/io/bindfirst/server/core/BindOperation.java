@@ -1,7 +1,11 @@
 package io.bindfirst.server.core;
 
+import java.io.IOException;
+import java.security.cert.X509Certificate;
 import java.util.List;
 
+import org.forgerock.opendj.io.ASN1;
+import org.forgerock.opendj.io.ASN1Reader;
 import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
@@ -17,6 +21,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.auth.CertificateMapping;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
@@ -24,7 +29,8 @@ import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
- * A simple bind (RFC 4511 4.2, RFC 4513 5.1). The phases, in order: end the previous authentication,
+ * A simple bind (RFC 4511 4.2, RFC 4513 5.1), or SASL EXTERNAL with a TLS client certificate (RFC 4513 5.2.3).
+ * A simple bind's phases, in order: end the previous authentication,
  * check the request, resolve the DN to a root user or an entry, verify the password with its storage
  * scheme, then publish the new {@link AuthenticationInfo} and register it.
  *
@@ -33,6 +39,9 @@ import io.bindfirst.server.virtual.VirtualEntries;
  * users exist.
  */
 public class BindOperation extends Operation {
+    /** The one SASL mechanism offered (RFC 4422 appendix A). */
+    public static final String SASL_EXTERNAL = "EXTERNAL";
+
     private final int version;
     private final GenericBindRequest request;
     private boolean wantsAuthzId;
@@ -86,9 +95,12 @@ public class BindOperation extends Operation {
         if (version != 3) {
             return errorResult(ResultCode.PROTOCOL_ERROR, "Only LDAP version 3 is supported");
         }
+        if (request.getAuthenticationType() == LDAP.TYPE_AUTHENTICATION_SASL) {
+            return saslBind();
+        }
         if (request.getAuthenticationType() != LDAP.TYPE_AUTHENTICATION_SIMPLE) {
             return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED,
-                    "Only simple authentication is supported");
+                    "Only simple authentication and SASL EXTERNAL are supported");
         }
         ByteString password = ByteString.wrap(request.getAuthenticationValue());
         String name = request.getName();
@@ -139,6 +151,94 @@ public class BindOperation extends Operation {
             }
         }
         return onWorkers(() -> readAndCheck(backend, dn, password));
+    }
+
+    /**
+     * SASL (RFC 4513 5.2): only EXTERNAL (RFC 4422 appendix A), with the client certificate of the TLS layer.
+     * The certificate's subject names the entry (RFC 4513 5.2.3); an authorization identity, if sent, must be
+     * that entry's ("dn:" form): acting as another is not supported.
+     */
+    private Result saslBind() {
+        String mechanism;
+        ByteString authzId = ByteString.empty();
+        try {
+            ASN1Reader reader = ASN1.getReader(request.getAuthenticationValue());
+            mechanism = reader.readOctetStringAsString();
+            if (reader.hasNextElement()) {
+                authzId = reader.readOctetString();
+            }
+        } catch (IOException | RuntimeException e) { // DecodeException is an IOException
+            return errorResult(ResultCode.PROTOCOL_ERROR, "The SASL credentials cannot be decoded");
+        }
+        if (!SASL_EXTERNAL.equals(mechanism)) {
+            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED,
+                    "SASL mechanism " + mechanism + " is not supported: EXTERNAL is");
+        }
+        ServerConfig.Tls tls = server.config().tls();
+        if (tls == null || !tls.clientCertificates().requested()) {
+            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL EXTERNAL is not enabled: the server "
+                    + "asks for no client certificates (" + ServerConfig.Tls.TRUST_MANAGER + ")");
+        }
+        X509Certificate certificate = session.clientCertificate();
+        if (certificate == null) {
+            return errorResult(ResultCode.INAPPROPRIATE_AUTHENTICATION, "SASL EXTERNAL needs a TLS connection "
+                    + "on which the client presented a certificate");
+        }
+        DN dn = CertificateMapping.subjectDn(certificate, server.schema());
+        Backend backend = dn == null ? null : server.backends().backendFor(dn);
+        if (backend == null || server.backends().isConfigBackend(backend)) {
+            return invalidCredentials();
+        }
+        bindDN = dn;
+        Result pre = preOperation();
+        if (pre != null) {
+            return pre;
+        }
+        String requested = authzId.toString();
+        if (!requested.isEmpty() && !authzIdNames(requested, dn)) {
+            return errorResult(ResultCode.INVALID_CREDENTIALS, "An authorization identity other than the "
+                    + "certificate's entry is not supported");
+        }
+        ServerConfig.Tls.ClientCertificates.Validation validation = tls.clientCertificates().validation();
+        return onWorkers(() -> {
+            long epoch = server.writeEpoch().current();
+            Entry entry;
+            try {
+                entry = backend.getEntry(dn);
+            } catch (BackendException e) {
+                return errorResult(e.resultCode(), e.getMessage());
+            }
+            if (entry == null || AuthenticationInfo.isDisabled(entry)
+                    || !CertificateMapping.accepts(entry, certificate, validation)) {
+                return invalidCredentials();
+            }
+            Result result = success(AuthenticationInfo.user(entry));
+            if (server.writeEpoch().current() != epoch) {
+                try {
+                    if (!stillValid(backend, dn)) {
+                        session.resetAuthentication();
+                        outcome = AuthenticationInfo.ANONYMOUS;
+                        return invalidCredentials();
+                    }
+                } catch (BackendException e) {
+                    session.resetAuthentication();
+                    return errorResult(e.resultCode(), e.getMessage());
+                }
+            }
+            return result;
+        });
+    }
+
+    /** Whether an RFC 4513 authorization identity ("dn:..." or "u:...") names {@code dn}. */
+    private boolean authzIdNames(String authzId, DN dn) {
+        if (!authzId.regionMatches(true, 0, "dn:", 0, 3)) {
+            return false;
+        }
+        try {
+            return DN.valueOf(authzId.substring(3), server.schema()).equals(dn);
+        } catch (LocalizedIllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Whether {@code ds-cfg-require-secure-password-binds} lets this client send its password without TLS. */

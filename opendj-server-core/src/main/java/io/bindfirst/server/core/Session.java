@@ -40,6 +40,12 @@ public interface Session {
      */
     int securityStrength();
 
+    /**
+     * The certificate the client presented in its TLS handshake, verified against the configured client CAs,
+     * or {@code null} (no TLS, the handshake not finished, or no certificate sent).
+     */
+    java.security.cert.X509Certificate clientCertificate();
+
     /** Whether the client connected from a loopback address (the same machine). */
     boolean fromLoopback();
 

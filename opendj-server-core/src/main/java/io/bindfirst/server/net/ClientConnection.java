@@ -9,7 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.LDAPClientContext;
@@ -241,6 +245,19 @@ public final class ClientConnection implements Session, BoundConnection {
         int ssf = SecurityStrength.ofCipherSuite(tlsEngine.getSession().getCipherSuite());
         securityStrength = ssf;
         return ssf;
+    }
+
+    @Override
+    public X509Certificate clientCertificate() {
+        if (tlsState.get() != TLS_UP) {
+            return null;
+        }
+        try {
+            Certificate[] chain = tlsEngine.getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate x ? x : null;
+        } catch (SSLPeerUnverifiedException none) {
+            return null;
+        }
     }
 
     /** LDAPS: TLS from the first byte (the listener's chain has the TLS filter). */

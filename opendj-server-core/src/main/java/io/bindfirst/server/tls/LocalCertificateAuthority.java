@@ -121,7 +121,7 @@ public final class LocalCertificateAuthority {
      * JDK's encoding leaves the public key out, and GnuTLS (Debian's slapd and OpenLDAP tools) refuses such a
      * key: the same files could not be given to a GnuTLS server.
      */
-    static byte[] withPublicKey(KeyPair keys) throws IOException {
+    public static byte[] withPublicKey(KeyPair keys) throws IOException {
         PrivateKeyInfo jdk = PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded());
         org.bouncycastle.asn1.sec.ECPrivateKey sec1 =
                 org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(jdk.parsePrivateKey());

@@ -7,6 +7,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 
 import org.conscrypt.Conscrypt;
 import org.slf4j.Logger;
@@ -156,13 +158,43 @@ public final class TlsContext implements AutoCloseable {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, transientPin);
             SSLContext ssl = newSslContext(cfg.provider());
-            // No trust managers: the server asks for no client certificate yet. (null would load and parse the
-            // JDK's whole CA store, megabytes of garbage at start and on each reload, for nothing.)
-            ssl.init(kmf.getKeyManagers(), new TrustManager[0], null);
+            // Without client certificates, no trust managers (null would load and parse the JDK's whole CA store,
+            // megabytes of garbage at start and on each reload, for nothing).
+            ssl.init(kmf.getKeyManagers(), clientCertificateTrust(cfg.clientCertificates()), null);
             return new Loaded(ssl, keys.certificate(), stamp);
         } catch (GeneralSecurityException | IOException e) {
             throw new TlsConfigException("The server key and certificate cannot be used for TLS: " + e.getMessage());
         }
+    }
+
+    /** Trust in the configured CAs for client certificates, or none when no client certificate is asked for. */
+    private static TrustManager[] clientCertificateTrust(ServerConfig.Tls.ClientCertificates client)
+            throws TlsConfigException, GeneralSecurityException, IOException {
+        if (!client.requested()) {
+            return new TrustManager[0];
+        }
+        Path file = client.trustStoreFile();
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        try (var in = Files.newInputStream(file)) {
+            int n = 0;
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                trusted.setCertificateEntry("client-ca-" + n++, c);
+            }
+            if (n == 0) {
+                throw new TlsConfigException(file + " holds no certificate: put the PEM certificates of the CAs "
+                        + "that sign client certificates there, or disable " + ServerConfig.Tls.TRUST_MANAGER);
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new TlsConfigException("The client CA file " + file + " does not exist: create it with the PEM "
+                    + "certificates of the CAs that sign client certificates, or disable "
+                    + ServerConfig.Tls.TRUST_MANAGER);
+        } catch (java.security.cert.CertificateException e) {
+            throw new TlsConfigException(file + " is not a PEM certificate file: " + e.getMessage());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");
+        tmf.init(trusted);
+        return tmf.getTrustManagers();
     }
 
     /** The provider's SSLContext; Conscrypt's is made from a provider of its own, never installed JVM-wide. */
@@ -180,9 +212,18 @@ public final class TlsContext implements AutoCloseable {
     }
 
     private static List<Path> files(ServerConfig.Tls cfg) {
-        return cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PKCS12
+        List<Path> files = new ArrayList<>(cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PKCS12
                 ? List.of(cfg.keyStoreFile(), cfg.keyStorePinFile())
-                : List.of(cfg.certificateFile(), cfg.privateKeyFile());
+                : List.of(cfg.certificateFile(), cfg.privateKeyFile()));
+        if (cfg.clientCertificates().requested()) {
+            files.add(cfg.clientCertificates().trustStoreFile());
+        }
+        return files;
+    }
+
+    /** Whether handshakes ask for a client certificate (SASL EXTERNAL is offered then). */
+    public boolean requestsClientCertificates() {
+        return cfg.clientCertificates().requested();
     }
 
     /**
@@ -243,6 +284,14 @@ public final class TlsContext implements AutoCloseable {
         engine.setEnabledProtocols(protocols);
         if (cipherSuites != null) {
             engine.setEnabledCipherSuites(cipherSuites);
+        }
+        ServerConfig.Tls.ClientCertificates client = cfg.clientCertificates();
+        if (client.requested()) {
+            if (client.policy() == ServerConfig.Tls.ClientCertificates.Policy.REQUIRED) {
+                engine.setNeedClientAuth(true);
+            } else {
+                engine.setWantClientAuth(true);
+            }
         }
         if (Conscrypt.isConscrypt(engine)) {
             // Conscrypt turns tickets off, and BoringSSL resumes TLS 1.3 from tickets only: without them no

@@ -32,9 +32,12 @@ public final class VirtualEntries {
     private final Entry rootDse;
     private final Entry schemaEntry;
 
-    /** @param startTls whether the LDAP listener offers StartTLS (the root DSE lists it only then) */
-    public VirtualEntries(Schema schema, List<DN> namingContexts, boolean startTls) {
-        this.rootDse = rootDse(schema, namingContexts, startTls);
+    /**
+     * @param startTls whether the LDAP listener offers StartTLS (the root DSE lists it only then)
+     * @param saslExternal whether client certificates are asked for (EXTERNAL is listed only then)
+     */
+    public VirtualEntries(Schema schema, List<DN> namingContexts, boolean startTls, boolean saslExternal) {
+        this.rootDse = rootDse(schema, namingContexts, startTls, saslExternal);
         this.schemaEntry = schemaEntry(schema);
     }
 
@@ -46,7 +49,7 @@ public final class VirtualEntries {
         return schemaEntry;
     }
 
-    private static Entry rootDse(Schema schema, List<DN> namingContexts, boolean startTls) {
+    private static Entry rootDse(Schema schema, List<DN> namingContexts, boolean startTls, boolean saslExternal) {
         Entry e = new LinkedHashMapEntry(DN.rootDN());
         e.addAttribute("objectClass", "top", "ds-root-dse");
         for (DN dn : namingContexts) {
@@ -57,6 +60,9 @@ public final class VirtualEntries {
         e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY);
         if (startTls) {
             e.addAttribute("supportedExtension", OID_START_TLS);
+        }
+        if (saslExternal) {
+            e.addAttribute("supportedSASLMechanisms", "EXTERNAL");
         }
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);

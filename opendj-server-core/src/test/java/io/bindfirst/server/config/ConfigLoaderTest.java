@@ -74,7 +74,8 @@ public class ConfigLoaderTest {
                 root.toAbsolutePath().resolve("config/tls/server.pem"),
                 root.toAbsolutePath().resolve("config/tls/server-key.pem"), null, null, true,
                 java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10),
-                java.time.Duration.ofSeconds(10), ServerConfig.Tls.Provider.JDK));
+                java.time.Duration.ofSeconds(10), ServerConfig.Tls.Provider.JDK,
+                ServerConfig.Tls.ClientCertificates.NONE));
         assertEquals(c.securePasswordBinds(), ServerConfig.SecurePasswordBinds.NON_LOOPBACK);
     }
 
@@ -90,6 +91,25 @@ public class ConfigLoaderTest {
         assertNull(c.tls());
         assertNull(c.ldapsListener());
         assertFalse(c.listener().allowStartTls());
+    }
+
+    @Test
+    public void clientCertificatesAreOffUntilTheTrustManagerIsEnabled() throws Exception {
+        assertEquals(load(ConfigText.read(SHIPPED)).tls().clientCertificates(),
+                ServerConfig.Tls.ClientCertificates.NONE);
+        String off = "ds-cfg-enabled: false\nds-cfg-trust-store-file";
+        String on = "ds-cfg-enabled: true\nds-cfg-trust-store-file";
+        ServerConfig.Tls.ClientCertificates c = loadEdited(off, on).tls().clientCertificates();
+        assertTrue(c.requested());
+        assertTrue(c.trustStoreFile().endsWith("config/tls/client-ca.pem"), c.toString());
+        assertEquals(c.policy(), ServerConfig.Tls.ClientCertificates.Policy.OPTIONAL);
+        assertEquals(c.validation(), ServerConfig.Tls.ClientCertificates.Validation.IF_PRESENT);
+        ConfigException e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED).replace(off, on)
+                .replace("validation-policy: ifpresent", "validation-policy: x")));
+        assertTrue(e.getMessage().contains("always, ifpresent or never"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED).replace(off, on)
+                .replace("mapping: subject-equals-dn", "mapping: fingerprint")));
+        assertTrue(e.getMessage().contains("only subject-equals-dn"), e.getMessage());
     }
 
     @Test

@@ -57,7 +57,8 @@ public class TlsMaterialTest {
 
     private ServerConfig.Tls pem(boolean create, List<String> protocols) {
         return new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, create, protocols,
-                List.of(), Duration.ofSeconds(10), Duration.ZERO, ServerConfig.Tls.Provider.JDK);
+                List.of(), Duration.ofSeconds(10), Duration.ZERO, ServerConfig.Tls.Provider.JDK,
+                ServerConfig.Tls.ClientCertificates.NONE);
     }
 
     @Test
