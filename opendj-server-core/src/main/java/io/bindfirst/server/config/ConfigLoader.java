@@ -227,8 +227,17 @@ public final class ConfigLoader {
         List<String> suites = List.of();
         java.time.Duration handshakeTimeout = java.time.Duration.ofSeconds(10);
         ServerConfig.Tls.Provider provider = ServerConfig.Tls.Provider.JDK;
+        ServerConfig.Tls.SessionCache sessions = ServerConfig.Tls.SessionCache.JDK_DEFAULTS;
         if (crypto != null) {
             provider = provider(crypto);
+            // 0 would be the JDK's "no limit": a storm of new clients would grow the cache without end.
+            int cacheSize = integer(crypto, "ds-cfg-ssl-session-cache-size", sessions.size(), 1, Integer.MAX_VALUE);
+            java.time.Duration lifetime = ConfigUnits.duration(CRYPTO_MANAGER + ": ds-cfg-ssl-session-timeout",
+                    string(crypto, "ds-cfg-ssl-session-timeout", "24 h"));
+            if (lifetime.getSeconds() < 1 || lifetime.getSeconds() > Integer.MAX_VALUE) {
+                throw new ConfigException(CRYPTO_MANAGER + ": ds-cfg-ssl-session-timeout: from 1 s to 68 years");
+            }
+            sessions = new ServerConfig.Tls.SessionCache(cacheSize, lifetime);
             List<String> p = strings(crypto, "ds-cfg-ssl-protocol");
             protocols = p.isEmpty() ? protocols : p;
             suites = strings(crypto, "ds-cfg-ssl-cipher-suite");
@@ -244,7 +253,7 @@ public final class ConfigLoader {
                 keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
                 ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
                         string(km, "ds-cfg-reload-check-interval", "10 s")), provider,
-                clientCertificates(crypto));
+                clientCertificates(crypto), sessions);
     }
 
     /** The trust manager, the crypto manager's client-auth policy and the EXTERNAL mechanism's validation. */

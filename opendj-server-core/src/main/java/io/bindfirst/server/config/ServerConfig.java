@@ -95,7 +95,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
                       Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
                       List<String> cipherSuites, java.time.Duration handshakeTimeout,
                       java.time.Duration reloadCheckInterval, Provider provider,
-                      ClientCertificates clientCertificates) {
+                      ClientCertificates clientCertificates, SessionCache sessionCache) {
         public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
         public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
         public static final String TRUST_MANAGER = "cn=Default Trust Manager,cn=Trust Manager Providers,cn=config";
@@ -160,6 +160,15 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
             }
         }
 
+        /**
+         * The server's cache of TLS sessions, from which TLS 1.2 clients resume by session ID
+         * ({@code ds-cfg-ssl-session-cache-size}, {@code ds-cfg-ssl-session-timeout}); TLS 1.3 resumes from
+         * tickets, which the server does not keep. The JDK 17 defaults, also shipped: 20,480 sessions, 24 hours.
+         */
+        public record SessionCache(int size, java.time.Duration lifetime) {
+            public static final SessionCache JDK_DEFAULTS = new SessionCache(20_480, java.time.Duration.ofHours(24));
+        }
+
         /** {@code ds-cfg-ssl-provider}: whose TLS implementation the connections use. */
         public enum Provider {
             /** The JDK's own (JSSE). */
@@ -181,25 +190,25 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         public Tls withHandshakeTimeout(java.time.Duration timeout) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval, provider,
-                    clientCertificates);
+                    clientCertificates, sessionCache);
         }
 
         public Tls withReloadCheckInterval(java.time.Duration interval) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval, provider,
-                    clientCertificates);
+                    clientCertificates, sessionCache);
         }
 
         public Tls withProvider(Provider p) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, p,
-                    clientCertificates);
+                    clientCertificates, sessionCache);
         }
 
         public Tls withClientCertificates(ClientCertificates c) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
-                    c);
+                    c, sessionCache);
         }
 
         /** The configured files, for messages that ask for them to be replaced. */

@@ -212,20 +212,7 @@ public class BindOperation extends Operation {
                     || !CertificateMapping.accepts(entry, certificate, validation)) {
                 return invalidCredentials();
             }
-            Result result = success(AuthenticationInfo.user(entry));
-            if (server.writeEpoch().current() != epoch) {
-                try {
-                    if (!stillValid(backend, dn)) {
-                        session.resetAuthentication();
-                        outcome = AuthenticationInfo.ANONYMOUS;
-                        return invalidCredentials();
-                    }
-                } catch (BackendException e) {
-                    session.resetAuthentication();
-                    return errorResult(e.resultCode(), e.getMessage());
-                }
-            }
-            return result;
+            return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
         });
     }
 
@@ -283,13 +270,20 @@ public class BindOperation extends Operation {
         if (!server.passwordAttribute().anyMatches(entry, password, server.slowLane().pacer())) {
             return invalidCredentials();
         }
-        Result result = success(AuthenticationInfo.user(entry));
+        return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
+    }
+
+    /**
+     * The successful {@code result}, unless a write committed while this bind ran: its post-response scan may
+     * have missed this connection, so the entry is read again (on a worker: the read may block), and if it is
+     * gone, renamed or disabled the bind fails (the race described in WriteEpoch).
+     *
+     * @param epoch the write epoch taken before the entry was read
+     */
+    private Result unlessAWriteRaced(Backend backend, DN dn, Result result, long epoch) {
         if (server.writeEpoch().current() == epoch) {
             return result;
         }
-        // A write committed while this bind ran and its post-response scan may have missed this connection:
-        // the entry must be read again (on a worker: the read may block), and if it is gone, renamed or
-        // disabled the bind fails (the race described in WriteEpoch).
         return onWorkers(() -> {
             try {
                 if (stillValid(backend, dn)) {

@@ -161,6 +161,8 @@ public final class TlsContext implements AutoCloseable {
             // Without client certificates, no trust managers (null would load and parse the JDK's whole CA store,
             // megabytes of garbage at start and on each reload, for nothing).
             ssl.init(kmf.getKeyManagers(), clientCertificateTrust(cfg.clientCertificates()), null);
+            ssl.getServerSessionContext().setSessionCacheSize(cfg.sessionCache().size());
+            ssl.getServerSessionContext().setSessionTimeout((int) cfg.sessionCache().lifetime().getSeconds());
             return new Loaded(ssl, keys.certificate(), stamp);
         } catch (GeneralSecurityException | IOException e) {
             throw new TlsConfigException("The server key and certificate cannot be used for TLS: " + e.getMessage());
@@ -302,6 +304,11 @@ public final class TlsContext implements AutoCloseable {
     }
 
     /** How long a client may take from the TCP connection (or StartTLS) to a finished handshake. */
+    /** The server's TLS session cache, for tests and a monitor. */
+    public javax.net.ssl.SSLSessionContext serverSessions() {
+        return current.ssl().getServerSessionContext();
+    }
+
     /** How finely the provider keeps a session's creation time (see {@link TlsStatistics#kindOf}). */
     public long sessionTimeResolutionMillis() {
         return cfg.provider() == ServerConfig.Tls.Provider.CONSCRYPT ? 1000 : 1;

@@ -58,7 +58,7 @@ public class TlsMaterialTest {
     private ServerConfig.Tls pem(boolean create, List<String> protocols) {
         return new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, create, protocols,
                 List.of(), Duration.ofSeconds(10), Duration.ZERO, ServerConfig.Tls.Provider.JDK,
-                ServerConfig.Tls.ClientCertificates.NONE);
+                ServerConfig.Tls.ClientCertificates.NONE, ServerConfig.Tls.SessionCache.JDK_DEFAULTS);
     }
 
     @Test
@@ -101,6 +101,25 @@ public class TlsMaterialTest {
         byte[] certificateKey = org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
                 KeyMaterial.fromPem(cert, key).certificate().getPublicKey().getEncoded()).getPublicKeyData().getBytes();
         assertEquals(sec1.getPublicKey().getBytes(), certificateKey, "and it is the certificate's");
+    }
+
+    /** What the shipped configuration and the docs call the JDK's defaults is what this JDK does. */
+    @Test
+    public void theSessionCacheIsConfiguredAndTheDocumentedDefaultsAreTheJdks() throws Exception {
+        javax.net.ssl.SSLContext plain = javax.net.ssl.SSLContext.getInstance("TLS");
+        plain.init(null, new javax.net.ssl.TrustManager[0], null);
+        assertEquals(plain.getServerSessionContext().getSessionCacheSize(),
+                ServerConfig.Tls.SessionCache.JDK_DEFAULTS.size());
+        assertEquals(plain.getServerSessionContext().getSessionTimeout(),
+                ServerConfig.Tls.SessionCache.JDK_DEFAULTS.lifetime().getSeconds());
+        ServerConfig.Tls small = new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, true,
+                List.of("TLSv1.3", "TLSv1.2"), List.of(), Duration.ofSeconds(10), Duration.ZERO,
+                ServerConfig.Tls.Provider.JDK, ServerConfig.Tls.ClientCertificates.NONE,
+                new ServerConfig.Tls.SessionCache(7, Duration.ofMinutes(1)));
+        try (TlsContext tls = TlsContext.open(small, "test")) {
+            assertEquals(tls.serverSessions().getSessionCacheSize(), 7);
+            assertEquals(tls.serverSessions().getSessionTimeout(), 60);
+        }
     }
 
     @Test
