@@ -49,7 +49,7 @@ public class TlsHandshakeTest {
     @BeforeClass
     public void start() throws Exception {
         server = TestServer.start(60, c -> c.withTls(c.tls().withHandshakeTimeout(Duration.ofSeconds(8))
-                .withProvider(provider())));
+                .withProvider(provider()).withHandshakeThreads(handshakeThreads())));
         ca = server.instance().resolve("config/tls/ca.pem");
     }
 
@@ -63,6 +63,11 @@ public class TlsHandshakeTest {
     /** Whose TLS the server uses: the same tests run with each ({@link TlsHandshakeConscryptTest}). */
     protected ServerConfig.Tls.Provider provider() {
         return ServerConfig.Tls.Provider.JDK;
+    }
+
+    /** Threads for handshake steps off the selectors ({@link TlsHandshakeOffSelectorTest}); 0: on them. */
+    protected int handshakeThreads() {
+        return 0;
     }
 
     /**

@@ -38,6 +38,11 @@ public final class ConfigLoader {
     static final DN KEY_MANAGER = DN.valueOf(ServerConfig.Tls.KEY_MANAGER);
     static final DN CRYPTO_MANAGER = DN.valueOf(ServerConfig.Tls.CRYPTO_MANAGER);
     static final DN TRUST_MANAGER = DN.valueOf(ServerConfig.Tls.TRUST_MANAGER);
+    /**
+     * Handshake steps off the selector threads by default: during a storm of new TLS clients, connections already
+     * up kept half the bind latency (p50) and up to twice the binds/s that way (docs/BENCHMARKS.md).
+     */
+    static final int DEFAULT_HANDSHAKE_THREADS = 2;
     static final DN SASL_EXTERNAL = DN.valueOf(ServerConfig.Tls.SASL_EXTERNAL);
     static final DN PASSWORDS = DN.valueOf("cn=Password Storage Schemes,cn=config");
     static final DN ROOT_DNS = DN.valueOf("cn=Root DNs,cn=config");
@@ -228,7 +233,9 @@ public final class ConfigLoader {
         java.time.Duration handshakeTimeout = java.time.Duration.ofSeconds(10);
         ServerConfig.Tls.Provider provider = ServerConfig.Tls.Provider.JDK;
         ServerConfig.Tls.SessionCache sessions = ServerConfig.Tls.SessionCache.JDK_DEFAULTS;
+        int handshakeThreads = DEFAULT_HANDSHAKE_THREADS;
         if (crypto != null) {
+            handshakeThreads = integer(crypto, "ds-cfg-ssl-handshake-threads", DEFAULT_HANDSHAKE_THREADS, 0, 64);
             provider = provider(crypto);
             // 0 would be the JDK's "no limit": a storm of new clients would grow the cache without end.
             int cacheSize = integer(crypto, "ds-cfg-ssl-session-cache-size", sessions.size(), 1, Integer.MAX_VALUE);
@@ -253,7 +260,7 @@ public final class ConfigLoader {
                 keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
                 ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
                         string(km, "ds-cfg-reload-check-interval", "10 s")), provider,
-                clientCertificates(crypto), sessions);
+                clientCertificates(crypto), sessions, handshakeThreads);
     }
 
     /** The trust manager, the crypto manager's client-auth policy and the EXTERNAL mechanism's validation. */

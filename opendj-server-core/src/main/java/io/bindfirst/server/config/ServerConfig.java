@@ -95,7 +95,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
                       Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
                       List<String> cipherSuites, java.time.Duration handshakeTimeout,
                       java.time.Duration reloadCheckInterval, Provider provider,
-                      ClientCertificates clientCertificates, SessionCache sessionCache) {
+                      ClientCertificates clientCertificates, SessionCache sessionCache, int handshakeThreads) {
         public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
         public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
         public static final String TRUST_MANAGER = "cn=Default Trust Manager,cn=Trust Manager Providers,cn=config";
@@ -190,25 +190,35 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         public Tls withHandshakeTimeout(java.time.Duration timeout) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval, provider,
-                    clientCertificates, sessionCache);
+                    clientCertificates, sessionCache, handshakeThreads);
         }
 
         public Tls withReloadCheckInterval(java.time.Duration interval) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval, provider,
-                    clientCertificates, sessionCache);
+                    clientCertificates, sessionCache, handshakeThreads);
         }
 
         public Tls withProvider(Provider p) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, p,
-                    clientCertificates, sessionCache);
+                    clientCertificates, sessionCache, handshakeThreads);
         }
 
         public Tls withClientCertificates(ClientCertificates c) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
-                    c, sessionCache);
+                    c, sessionCache, handshakeThreads);
+        }
+
+        /**
+         * {@code ds-cfg-ssl-handshake-threads}: threads that run TLS handshake steps, so that the selector
+         * threads, which read for every connection, never spend a handshake's CPU; 0 runs them on the selectors.
+         */
+        public Tls withHandshakeThreads(int n) {
+            return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
+                    clientCertificates, sessionCache, n);
         }
 
         /** The configured files, for messages that ask for them to be replaced. */

@@ -260,6 +260,11 @@ public final class ClientConnection implements Session, BoundConnection {
         }
     }
 
+    /** Whether a TLS handshake has begun (or is expected, on LDAPS) and not yet ended. */
+    boolean tlsHandshaking() {
+        return tlsState.get() == TLS_HANDSHAKING;
+    }
+
     /** LDAPS: TLS from the first byte (the listener's chain has the TLS filter). */
     void beginTls() {
         if (tlsState.compareAndSet(TLS_NONE, TLS_HANDSHAKING)) {

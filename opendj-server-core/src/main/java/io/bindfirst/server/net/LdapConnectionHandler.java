@@ -41,6 +41,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
     private final GrizzlyLDAPListener listener;
     private final GrizzlyLDAPListener ldapsListener;
     private final TlsStatistics tlsStatistics = new TlsStatistics();
+    private final TlsLayer tlsLayer;
 
     /**
      * @param ldap        the LDAP listener's settings (its selector threads serve both listeners)
@@ -62,14 +63,14 @@ public final class LdapConnectionHandler implements AutoCloseable {
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
         // an add, a read-only refusal for cn=config...). Operations check names against the strict schema.
         DecodeOptions decodeOptions = new DecodeOptions().setSchema(schema.asNonStrictSchema());
-        TlsLayer tlsLayer = tls == null ? null : new TlsLayer(tls, tlsStatistics, connections);
+        this.tlsLayer = tls == null ? null : new TlsLayer(tls, tlsStatistics, connections, tls.handshakeThreads());
         Accept accept = new Accept(operations, decodeOptions, authenticatedUsers, accessLog, workQueue, tlsLayer);
         GrizzlyLDAPListener plain = null;
         try {
             plain = listen(ldap, accept, decodeOptions);
             this.listener = plain;
             if (ldaps != null) {
-                transport.useFilters(tlsLayer.ldapsFilter());
+                transport.useFilters(tlsLayer.ldapsFilters());
             }
             this.ldapsListener = ldaps == null ? null : listen(ldaps, accept, decodeOptions);
         } catch (IOException | RuntimeException e) {
@@ -78,6 +79,9 @@ public final class LdapConnectionHandler implements AutoCloseable {
             }
             transport.close();
             connections.close();
+            if (tlsLayer != null) {
+                tlsLayer.close();
+            }
             throw new ListenException(ldaps != null && plain != null ? ldaps : ldap, e);
         }
     }
@@ -189,5 +193,8 @@ public final class LdapConnectionHandler implements AutoCloseable {
         connections.close();
         connections.disconnectAll(ResultCode.UNAVAILABLE, "The Directory Server is shutting down");
         transport.close();
+        if (tlsLayer != null) {
+            tlsLayer.close();
+        }
     }
 }

@@ -304,6 +304,11 @@ public final class TlsContext implements AutoCloseable {
     }
 
     /** How long a client may take from the TCP connection (or StartTLS) to a finished handshake. */
+    /** Threads for handshake steps off the selector threads ({@code ds-cfg-ssl-handshake-threads}); 0: none. */
+    public int handshakeThreads() {
+        return cfg.handshakeThreads();
+    }
+
     /** The server's TLS session cache, for tests and a monitor. */
     public javax.net.ssl.SSLSessionContext serverSessions() {
         return current.ssl().getServerSessionContext();
