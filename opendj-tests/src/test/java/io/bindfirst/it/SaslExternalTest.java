@@ -4,12 +4,9 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
-import javax.net.ssl.SSLContext;
 
-import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
@@ -17,65 +14,29 @@ import com.unboundid.ldap.sdk.BindResult;
 import com.unboundid.ldap.sdk.EXTERNALBindRequest;
 import com.unboundid.ldap.sdk.ExtendedResult;
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
-import com.unboundid.ldap.sdk.Modification;
-import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.PLAINBindRequest;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
-import com.unboundid.util.ssl.PEMFileTrustManager;
 
-import io.bindfirst.server.config.ServerConfig;
-import io.bindfirst.server.config.ServerConfig.Tls.ClientCertificates.Policy;
-import io.bindfirst.server.config.ServerConfig.Tls.ClientCertificates.Validation;
+
+import io.bindfirst.server.config.ServerConfig.Tls.ClientCertificates.Mapping;
 
 /**
  * SASL EXTERNAL with a client certificate (RFC 4513 5.2.3): the certificate's subject names the entry, the
  * certificate must come from a configured CA, and an entry with userCertificate values must hold it.
  */
-public class SaslExternalTest {
-    private TestServer server;
-    private Path serverCa;
-    private Path work;
-    private ClientCertificates clientCa;
+public class SaslExternalTest extends SaslExternalServer {
+    @Override
+    protected Mapping mapping() {
+        return Mapping.SUBJECT_EQUALS_DN;
+    }
 
     @BeforeClass
-    public void start() throws Exception {
+    public void tools() {
         LdapTools.require("ldapwhoami");
-        work = Files.createTempDirectory("sasl-external");
-        clientCa = new ClientCertificates("Test client CA");
-        Path trusted = work.resolve("client-ca.pem");
-        Files.writeString(trusted, ClientCertificates.pem(clientCa.ca()));
-        server = TestServer.start(10, c -> c.withTls(c.tls().withClientCertificates(
-                new ServerConfig.Tls.ClientCertificates(trusted, Policy.OPTIONAL, Validation.IF_PRESENT))));
-        serverCa = server.instance().resolve("config/tls/ca.pem");
-    }
-
-    @AfterClass(alwaysRun = true)
-    public void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (work != null) {
-            try (var files = Files.walk(work)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-    }
-
-    private SSLContext presenting(ClientCertificates.Issued client) throws Exception {
-        SSLContext ctx = SSLContext.getInstance("TLSv1.3");
-        ctx.init(client == null ? null : client.keyManagers(),
-                new javax.net.ssl.TrustManager[] {new PEMFileTrustManager(serverCa.toFile())}, null);
-        return ctx;
-    }
-
-    private LDAPConnection ldaps(ClientCertificates.Issued client) throws Exception {
-        return new LDAPConnection(presenting(client).getSocketFactory(), new LDAPConnectionOptions(), "localhost",
-                server.ldapsPort());
     }
 
     @Test
@@ -141,10 +102,7 @@ public class SaslExternalTest {
     public void anEntryWithCertificatesAcceptsOnlyThose() throws Exception {
         ClientCertificates.Issued held = clientCa.issue(TestServer.user(5));
         ClientCertificates.Issued other = clientCa.issue(TestServer.user(5));
-        try (LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
-            assertEquals(root.modify(TestServer.user(5), new Modification(ModificationType.ADD,
-                    "userCertificate;binary", held.certificate().getEncoded())).getResultCode(), ResultCode.SUCCESS);
-        }
+        give(TestServer.user(5), held);
         try (LDAPConnection c = ldaps(other)) {
             LDAPException e = expectThrows(LDAPException.class, () -> c.bind(new EXTERNALBindRequest()));
             assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);

@@ -282,11 +282,17 @@ public final class ConfigLoader {
                     + "' is not disabled, optional or required");
         }
         Entry external = entries.get(SASL_EXTERNAL);
-        String mapping = external == null ? "subject-equals-dn"
+        String mappingValue = external == null ? "subject-equals-dn"
                 : string(external, "ds-cfg-certificate-mapping", "subject-equals-dn");
-        if (!mapping.equalsIgnoreCase("subject-equals-dn")) {
-            throw new ConfigException(SASL_EXTERNAL + ": ds-cfg-certificate-mapping: '" + mapping
-                    + "': only subject-equals-dn (the certificate's subject is the entry's DN) is supported");
+        ServerConfig.Tls.ClientCertificates.Mapping mapping = null;
+        for (var m : ServerConfig.Tls.ClientCertificates.Mapping.values()) {
+            if (m.configValue().equalsIgnoreCase(mappingValue)) {
+                mapping = m;
+            }
+        }
+        if (mapping == null) {
+            throw new ConfigException(SASL_EXTERNAL + ": ds-cfg-certificate-mapping: '" + mappingValue
+                    + "' is not subject-equals-dn or user-certificate");
         }
         String validationValue = external == null ? "ifpresent"
                 : string(external, "ds-cfg-certificate-validation-policy", "ifpresent");
@@ -300,7 +306,7 @@ public final class ConfigLoader {
             throw new ConfigException(SASL_EXTERNAL + ": ds-cfg-certificate-validation-policy: '" + validationValue
                     + "' is not always, ifpresent or never");
         }
-        return new ServerConfig.Tls.ClientCertificates(file, policy, validation);
+        return new ServerConfig.Tls.ClientCertificates(file, policy, validation, mapping);
     }
 
     private static ServerConfig.Tls.Provider provider(Entry crypto) throws ConfigException {

@@ -116,10 +116,30 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
          * @param policy {@code ds-cfg-ssl-client-auth-policy}: whether the handshake asks for one, or insists
          * @param validation {@code ds-cfg-certificate-validation-policy}: whether the entry the certificate maps to
          *        (by subject DN) must hold it in {@code userCertificate}
+         * @param mapping {@code ds-cfg-certificate-mapping}: by subject DN, or by the certificate itself
          */
-        public record ClientCertificates(Path trustStoreFile, Policy policy, Validation validation) {
+        public record ClientCertificates(Path trustStoreFile, Policy policy, Validation validation,
+                                         Mapping mapping) {
             public static final ClientCertificates NONE = new ClientCertificates(null, Policy.DISABLED,
-                    Validation.IF_PRESENT);
+                    Validation.IF_PRESENT, Mapping.SUBJECT_EQUALS_DN);
+
+            /** {@code ds-cfg-certificate-mapping}: how a certificate names its entry. */
+            public enum Mapping {
+                /** The entry whose DN is the certificate's subject. */
+                SUBJECT_EQUALS_DN("subject-equals-dn"),
+                /** The one entry whose {@code userCertificate} holds this very certificate, whatever its subject. */
+                USER_CERTIFICATE("user-certificate");
+
+                private final String configValue;
+
+                Mapping(String configValue) {
+                    this.configValue = configValue;
+                }
+
+                public String configValue() {
+                    return configValue;
+                }
+            }
 
             /** Whether a client certificate is asked for in the handshake. */
             public boolean requested() {

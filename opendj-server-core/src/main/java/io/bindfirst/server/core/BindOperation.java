@@ -10,6 +10,8 @@ import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AuthorizationIdentityResponseControl;
@@ -184,6 +186,9 @@ public class BindOperation extends Operation {
             return errorResult(ResultCode.INAPPROPRIATE_AUTHENTICATION, "SASL EXTERNAL needs a TLS connection "
                     + "on which the client presented a certificate");
         }
+        if (tls.clientCertificates().mapping() == ServerConfig.Tls.ClientCertificates.Mapping.USER_CERTIFICATE) {
+            return externalByCertificate(certificate, authzId.toString());
+        }
         DN dn = CertificateMapping.subjectDn(certificate, server.schema());
         Backend backend = dn == null ? null : server.backends().backendFor(dn);
         if (backend == null || server.backends().isConfigBackend(backend)) {
@@ -214,6 +219,69 @@ public class BindOperation extends Operation {
             }
             return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
         });
+    }
+
+    /**
+     * EXTERNAL with {@code ds-cfg-certificate-mapping: user-certificate}: the one entry, in any naming context,
+     * whose {@code userCertificate} holds the presented certificate byte for byte. None, or more than one:
+     * invalidCredentials. The backend narrows the search with an equality index on userCertificate when one
+     * is configured (certificateExactMatch: issuer and serial), and walks the entries otherwise.
+     */
+    private Result externalByCertificate(X509Certificate certificate, String requestedAuthzId) {
+        Result pre = preOperation();
+        if (pre != null) {
+            return pre;
+        }
+        return onWorkers(() -> {
+            long epoch = server.writeEpoch().current();
+            List<Entry> holders = new java.util.ArrayList<>(2);
+            try {
+                Filter filter = Filter.equality(CertificateMapping.USER_CERTIFICATE,
+                        ByteString.wrap(certificate.getEncoded()));
+                for (Backend b : server.backends().userBackends()) {
+                    for (DN base : b.baseDNs()) {
+                        searchHolders(b, base, filter, certificate, holders);
+                    }
+                }
+            } catch (BackendException e) {
+                return errorResult(e.resultCode(), e.getMessage());
+            } catch (java.security.cert.CertificateEncodingException e) {
+                return invalidCredentials();
+            }
+            if (holders.size() != 1) {
+                return invalidCredentials();
+            }
+            Entry entry = holders.get(0);
+            DN dn = entry.getName();
+            bindDN = dn;
+            if (AuthenticationInfo.isDisabled(entry)) {
+                return invalidCredentials();
+            }
+            if (!requestedAuthzId.isEmpty() && !authzIdNames(requestedAuthzId, dn)) {
+                return errorResult(ResultCode.INVALID_CREDENTIALS, "An authorization identity other than the "
+                        + "certificate's entry is not supported");
+            }
+            return unlessAWriteRaced(server.backends().backendFor(dn), dn, success(AuthenticationInfo.user(entry)),
+                    epoch);
+        });
+    }
+
+    /** Adds to {@code holders} the entries under {@code base} holding the certificate (stops at two). */
+    private static void searchHolders(Backend backend, DN base, Filter filter, X509Certificate certificate,
+                                      List<Entry> holders) throws BackendException {
+        try {
+            backend.search(base, SearchScope.WHOLE_SUBTREE, filter, candidate -> {
+                if (CertificateMapping.accepts(candidate, certificate,
+                        ServerConfig.Tls.ClientCertificates.Validation.ALWAYS)) {
+                    holders.add(candidate);
+                }
+                return holders.size() < 2;
+            });
+        } catch (BackendException e) {
+            if (e.resultCode() != ResultCode.NO_SUCH_OBJECT) { // a naming context without its base entry yet
+                throw e;
+            }
+        }
     }
 
     /** Whether an RFC 4513 authorization identity ("dn:..." or "u:...") names {@code dn}. */

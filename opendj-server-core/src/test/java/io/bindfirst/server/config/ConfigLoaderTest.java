@@ -109,7 +109,10 @@ public class ConfigLoaderTest {
         assertTrue(e.getMessage().contains("always, ifpresent or never"), e.getMessage());
         e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED).replace(off, on)
                 .replace("mapping: subject-equals-dn", "mapping: fingerprint")));
-        assertTrue(e.getMessage().contains("only subject-equals-dn"), e.getMessage());
+        assertTrue(e.getMessage().contains("not subject-equals-dn or user-certificate"), e.getMessage());
+        assertEquals(load(ConfigText.read(SHIPPED).replace(off, on).replace("mapping: subject-equals-dn",
+                "mapping: user-certificate")).tls().clientCertificates().mapping(),
+                ServerConfig.Tls.ClientCertificates.Mapping.USER_CERTIFICATE);
     }
 
     @Test
