@@ -14,16 +14,24 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 
+import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.config.ServerConfig.Tls.ClientCertificates.Mapping;
 
 /**
  * SASL EXTERNAL with {@code ds-cfg-certificate-mapping: user-certificate}: the certificate names the one entry
- * that holds it in userCertificate, whatever the certificate's subject.
+ * that holds it in userCertificate, whatever the certificate's subject; with an equality index on
+ * userCertificate, as the README advises.
  */
 public class SaslExternalByCertificateTest extends SaslExternalServer {
     @Override
     protected Mapping mapping() {
         return Mapping.USER_CERTIFICATE;
+    }
+
+    /** As the README advises: the lookup by certificate (issuer and serial) is then an index lookup. */
+    @Override
+    protected ServerConfig configure(ServerConfig c) {
+        return c.withEqualityIndex("userCertificate");
     }
 
     @Test

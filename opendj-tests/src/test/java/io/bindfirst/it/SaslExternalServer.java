@@ -35,15 +35,20 @@ abstract class SaslExternalServer {
     /** {@code ds-cfg-certificate-mapping} for this server. */
     protected abstract Mapping mapping();
 
+    /** Anything more this server needs. */
+    protected ServerConfig configure(ServerConfig c) {
+        return c;
+    }
+
     @BeforeClass
     public void start() throws Exception {
         work = Files.createTempDirectory("sasl-external");
         clientCa = new ClientCertificates("Test client CA");
         Path trusted = work.resolve("client-ca.pem");
         Files.writeString(trusted, ClientCertificates.pem(clientCa.ca()));
-        server = TestServer.start(10, c -> c.withTls(c.tls().withClientCertificates(
+        server = TestServer.start(10, c -> configure(c.withTls(c.tls().withClientCertificates(
                 new ServerConfig.Tls.ClientCertificates(trusted, Policy.OPTIONAL, Validation.IF_PRESENT,
-                        mapping()))));
+                        mapping())))));
         serverCa = server.instance().resolve("config/tls/ca.pem");
     }
 

@@ -406,6 +406,19 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
+    /** The same backends with one more equality index on each ({@code ds-cfg-equality-index}). */
+    public ServerConfig withEqualityIndex(String attribute) {
+        List<BackendConfig> indexed = new ArrayList<>();
+        for (BackendConfig b : backends) {
+            java.util.Set<String> names = new java.util.LinkedHashSet<>(b.equalityIndexes());
+            names.add(attribute.toLowerCase(java.util.Locale.ROOT));
+            indexed.add(new BackendConfig(b.id(), b.type(), b.baseDNs(), b.directory(), names, b.cacheBytes(),
+                    b.bindCacheEntries()));
+        }
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords, rootUsers, indexed, sampleEntries, plugins, accessLog, entries);
+    }
+
     public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
                 workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
