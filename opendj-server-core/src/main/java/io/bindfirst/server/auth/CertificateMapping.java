@@ -58,24 +58,29 @@ public final class CertificateMapping {
 
     /** Whether {@code entry}, read with its {@code userCertificate} values, accepts {@code certificate}. */
     public static boolean accepts(Entry entry, X509Certificate certificate, Validation validation) {
-        if (validation == Validation.NEVER) {
-            return true;
-        }
+        return switch (validation) {
+            case NEVER -> true;
+            case ALWAYS -> holds(entry, certificate);
+            case IF_PRESENT -> !entry.getAllAttributes(USER_CERTIFICATE).iterator().hasNext()
+                    || holds(entry, certificate);
+        };
+    }
+
+    /** Whether one of the entry's {@code userCertificate} values (with or without ";binary") is this certificate. */
+    public static boolean holds(Entry entry, X509Certificate certificate) {
         byte[] presented;
         try {
             presented = certificate.getEncoded();
         } catch (CertificateEncodingException e) {
             return false;
         }
-        boolean any = false;
-        for (Attribute held : entry.getAllAttributes(USER_CERTIFICATE)) { // with or without ";binary"
+        for (Attribute held : entry.getAllAttributes(USER_CERTIFICATE)) {
             for (ByteString value : held) {
-                any = true;
                 if (Arrays.equals(value.toByteArray(), presented)) {
                     return true;
                 }
             }
         }
-        return !any && validation == Validation.IF_PRESENT;
+        return false;
     }
 }

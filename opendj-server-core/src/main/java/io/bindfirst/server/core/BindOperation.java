@@ -199,10 +199,9 @@ public class BindOperation extends Operation {
         if (pre != null) {
             return pre;
         }
-        String requested = authzId.toString();
-        if (!requested.isEmpty() && !authzIdNames(requested, dn)) {
-            return errorResult(ResultCode.INVALID_CREDENTIALS, "An authorization identity other than the "
-                    + "certificate's entry is not supported");
+        Result otherIdentity = refuseOtherAuthzId(authzId.toString(), dn);
+        if (otherIdentity != null) {
+            return otherIdentity;
         }
         ServerConfig.Tls.ClientCertificates.Validation validation = tls.clientCertificates().validation();
         return onWorkers(() -> {
@@ -257,9 +256,9 @@ public class BindOperation extends Operation {
             if (AuthenticationInfo.isDisabled(entry)) {
                 return invalidCredentials();
             }
-            if (!requestedAuthzId.isEmpty() && !authzIdNames(requestedAuthzId, dn)) {
-                return errorResult(ResultCode.INVALID_CREDENTIALS, "An authorization identity other than the "
-                        + "certificate's entry is not supported");
+            Result otherIdentity = refuseOtherAuthzId(requestedAuthzId, dn);
+            if (otherIdentity != null) {
+                return otherIdentity;
             }
             return unlessAWriteRaced(server.backends().backendFor(dn), dn, success(AuthenticationInfo.user(entry)),
                     epoch);
@@ -271,8 +270,7 @@ public class BindOperation extends Operation {
                                       List<Entry> holders) throws BackendException {
         try {
             backend.search(base, SearchScope.WHOLE_SUBTREE, filter, candidate -> {
-                if (CertificateMapping.accepts(candidate, certificate,
-                        ServerConfig.Tls.ClientCertificates.Validation.ALWAYS)) {
+                if (CertificateMapping.holds(candidate, certificate)) {
                     holders.add(candidate);
                 }
                 return holders.size() < 2;
@@ -284,16 +282,25 @@ public class BindOperation extends Operation {
         }
     }
 
-    /** Whether an RFC 4513 authorization identity ("dn:..." or "u:...") names {@code dn}. */
-    private boolean authzIdNames(String authzId, DN dn) {
-        if (!authzId.regionMatches(true, 0, "dn:", 0, 3)) {
-            return false;
+    /**
+     * invalidCredentials when the client asked for an authorization identity (RFC 4513 "dn:" form) other than
+     * the certificate's entry: acting as another is not supported. {@code null} when none was asked, or that one.
+     */
+    private Result refuseOtherAuthzId(String authzId, DN dn) {
+        if (authzId.isEmpty()) {
+            return null;
         }
-        try {
-            return DN.valueOf(authzId.substring(3), server.schema()).equals(dn);
-        } catch (LocalizedIllegalArgumentException e) {
-            return false;
+        if (authzId.regionMatches(true, 0, "dn:", 0, 3)) {
+            try {
+                if (DN.valueOf(authzId.substring(3), server.schema()).equals(dn)) {
+                    return null;
+                }
+            } catch (LocalizedIllegalArgumentException e) {
+                // not a DN: refused below
+            }
         }
+        return errorResult(ResultCode.INVALID_CREDENTIALS, "An authorization identity other than the "
+                + "certificate's entry is not supported");
     }
 
     /** Whether {@code ds-cfg-require-secure-password-binds} lets this client send its password without TLS. */

@@ -43,6 +43,8 @@ final class TlsLayer implements AutoCloseable {
     private final SSLFilter filter;
     /** Runs handshake steps off the selector threads, or {@code null} (they run on the selectors). */
     private final ThreadPoolExecutor handshakes;
+    /** Hands reads to {@link #handshakes} while a handshake is in progress; {@code null} with no handshake threads. */
+    private final OffSelector offSelector;
     private final ClientConnections connections;
 
     /** @param handshakeThreads threads for handshake steps ({@code ds-cfg-ssl-handshake-threads}); 0: none */
@@ -56,18 +58,20 @@ final class TlsLayer implements AutoCloseable {
                     t.setDaemon(true);
                     return t;
                 });
+        this.offSelector = handshakes == null ? null : new OffSelector();
         Engines engines = new Engines(tls);
         this.filter = new SSLFilter(engines, engines);
         filter.setHandshakeTimeout(-1, TimeUnit.MILLISECONDS);
-        // A client may not renegotiate a TLS 1.2 session: each renegotiation is a full handshake's work for
-        // the server, asked for at will, on a connection that is already up.
+        // Grizzly never renegotiates by itself to ask for a client certificate later (it would run that handshake
+        // blocking on a selector thread); the certificate is asked for in the first handshake or not at all. A
+        // client's own renegotiation is refused by the JDK (TlsContext).
         filter.setRenegotiationDisabled(true);
         filter.addHandshakeListener(new Events(connections));
     }
 
     /** The filters an LDAPS listener's chain has right after the transport. */
     Filter[] ldapsFilters() {
-        return handshakes == null ? new Filter[] {filter} : new Filter[] {new OffSelector(), filter};
+        return offSelector == null ? new Filter[] {filter} : new Filter[] {offSelector, filter};
     }
 
     @Override
@@ -126,8 +130,8 @@ final class TlsLayer implements AutoCloseable {
             }
         }
         FilterChainBuilder withTls = FilterChainBuilder.stateless().addAll(chain).add(1, new AfterNextWrite());
-        if (handshakes != null) {
-            withTls.add(1, new OffSelector());
+        if (offSelector != null) {
+            withTls.add(1, offSelector);
         }
         connection.setProcessor(withTls.build());
         return true;
