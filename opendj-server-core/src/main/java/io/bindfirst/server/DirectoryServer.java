@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import com.sun.management.UnixOperatingSystemMXBean;
 
 import io.bindfirst.server.access.RootOnlyPolicy;
+import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BindAttributes;
 import io.bindfirst.server.auth.BoundConnection;
@@ -146,7 +147,8 @@ public final class DirectoryServer implements AutoCloseable {
                     new VirtualEntries(schema, backends.namingContexts(), tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates()),
                     BindAttributes.of(schema),
-                    new PluginInvoker(List.of()), slowLane, passwords);
+                    new PluginInvoker(List.of()), slowLane, passwords,
+                    new Accounts(schema, config.passwords().policies(), passwords, System::currentTimeMillis));
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections);

@@ -5,6 +5,7 @@ import java.util.Set;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.access.AccessPolicy;
+import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.RootUsers;
@@ -26,12 +27,12 @@ public record ServerContext(ServerConfig config, Schema schema, Backends backend
                             RootUsers rootUsers, AuthenticatedUsers<BoundConnection> authenticatedUsers,
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
-                            SlowLane slowLane, PasswordAttribute passwordAttribute) {
+                            SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
                 writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane,
-                passwordAttribute);
+                passwordAttribute, accounts);
     }
 }

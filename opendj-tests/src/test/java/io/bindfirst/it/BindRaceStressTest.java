@@ -2,6 +2,7 @@ package io.bindfirst.it;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,11 +27,14 @@ import com.unboundid.ldap.sdk.ResultCode;
 import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.config.ServerConfig.Listener.Inline;
+import io.bindfirst.server.pwd.PasswordPolicies;
+import io.bindfirst.server.pwd.PasswordPolicy;
 import io.bindfirst.server.testsupport.Poll;
 
 /**
  * Hunts the race that WriteEpoch closes: a bind running at the same moment as the delete or rename of its own
- * entry must never leave the connection authenticated as a DN that no longer exists. Runs for a bounded
+ * entry, or as the wrong password that locks its account (a lockout count of 1 here), must never leave the
+ * connection authenticated as a DN that no longer exists or may no longer authenticate. Runs for a bounded
  * time ({@code -Drace.seconds}, default 8) on the real server, thousands of interleavings, and counts
  * stale authentications seen by the client (WhoAmI) and by the server (the registry).
  */
@@ -69,10 +73,13 @@ public class BindRaceStressTest {
         long seconds = Long.getLong("race.seconds", 15);
         String clear = slowHash ? "race-pw" : "race-pw".repeat(LONG_PASSWORD_CHARS / 7);
         String stored = slowHash ? SlowOperationIsolationTest.pbkdf2(clear, PBKDF2_ITERATIONS) : clear;
+        PasswordPolicies lockAtOnce = new PasswordPolicies(
+                new PasswordPolicy(PasswordPolicies.DEFAULT_DN, 1, Duration.ZERO, Duration.ZERO), List.of());
         try (TestServer server = TestServer.start(1,
-                     c -> c.withListener(c.listener().withInlineOperations(inline)));
+                     c -> c.withListener(c.listener().withInlineOperations(inline)).withPasswordPolicies(lockAtOnce));
              LDAPConnection admin = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
              LDAPConnection writer = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+             LDAPConnection locker = server.connect();
              LDAPConnection warmer = server.connect()) {
             ExecutorService pool = Executors.newFixedThreadPool(BINDERS + 1);
             LDAPConnection[] binders = new LDAPConnection[BINDERS];
@@ -91,7 +98,8 @@ public class BindRaceStressTest {
             try {
                 while (System.nanoTime() < end || (interleavings < MIN_INTERLEAVINGS && System.nanoTime() < cap)) {
                     int k = iterations++;
-                    boolean rename = k % 2 == 1;
+                    boolean rename = k % 3 == 1;
+                    boolean lock = k % 3 == 2;
                     String dn = "uid=race." + k + "," + TestServer.PEOPLE;
                     String renamed = "uid=race." + k + "r," + TestServer.PEOPLE;
                     admin.add(dn, new Attribute("objectClass", "top", "person", "organizationalPerson",
@@ -125,7 +133,10 @@ public class BindRaceStressTest {
                     Future<?> write = pool.submit(() -> {
                         start.await();
                         jitter(writerJitterNanos);
-                        if (rename) {
+                        if (lock) {
+                            LDAPException e = expectThrows(LDAPException.class, () -> locker.bind(dn, "wrong"));
+                            assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+                        } else if (rename) {
                             writer.modifyDN(dn, "uid=race." + k + "r", true);
                         } else {
                             writer.delete(dn);
@@ -144,6 +155,8 @@ public class BindRaceStressTest {
                     }
                     if (rename) {
                         admin.delete(renamed);
+                    } else if (lock) {
+                        admin.delete(dn);
                     }
                 }
             } finally {
@@ -158,14 +171,14 @@ public class BindRaceStressTest {
             int registryStale = staleRegistrations(server);
             long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
             System.out.printf("bind race (%s): %d interleavings (%d writes) in %d s, %d binds succeeded before their "
-                    + "write, %d stale (client), %d stale (registry)%n", path, interleavings, iterations, elapsed,
-                    boundBeforeWrite, stale, registryStale);
+                    + "write or lock, %d stale (client), %d stale (registry)%n", path, interleavings, iterations,
+                    elapsed, boundBeforeWrite, stale, registryStale);
             assertTrue(interleavings >= 200, "too few interleavings to mean anything: " + interleavings);
             if (inline == Inline.ALWAYS) {
                 assertTrue(server.server().operationsStartedInline() >= interleavings / 2,
                         "binds did not start inline: " + server.server().operationsStartedInline());
             }
-            assertEquals(stale, 0, "connections stayed authenticated as a deleted or renamed entry");
+            assertEquals(stale, 0, "connections stayed authenticated as a deleted, renamed or locked entry");
             assertEquals(registryStale, 0, "the registry holds connections for entries that do not exist");
         }
     }

@@ -24,20 +24,24 @@ import io.bindfirst.server.plugin.PluginPhase;
  * <li>modify DN of E (or an ancestor): every connection bound at or below E is re-keyed to its new DN, so
  * WhoAmI answers the new DN right after the rename's response.</li>
  * </ul>
- * Not ADD: a new entry has no connection bound to it, since a bind can succeed only once the add has
- * committed. Not Password Modify: it changes no DN, limit or account state. The race with a bind that is
+ * A bind whose failure locked its account (password policy lockout) carries that change, and is treated as
+ * the modify it is. Not ADD: a new entry has no connection bound to it, since a bind can succeed only once the
+ * add has committed. Not Password Modify: it changes no DN, limit or account state. The race with a bind that is
  * still running is closed on the bind's side ({@link WriteEpoch}). Snapshots are iterated, never live sets.
  */
 public final class AuthenticatedUsersPlugin implements Plugin {
     private static final Set<Subscription> SUBSCRIPTIONS = Set.of(
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY),
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.DELETE),
-            new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY_DN));
+            new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY_DN),
+            new Subscription(PluginPhase.POST_RESPONSE, OperationType.BIND));
 
     private final AuthenticatedUsers<BoundConnection> users;
+    private final Accounts accounts;
 
     public AuthenticatedUsersPlugin(ServerContext server) {
         this.users = server.authenticatedUsers();
+        this.accounts = server.accounts();
     }
 
     @Override
@@ -47,10 +51,17 @@ public final class AuthenticatedUsersPlugin implements Plugin {
 
     @Override
     public void postResponse(CompletedOperationView op) {
-        if (op.resultCode() != ResultCode.SUCCESS || op.change().isEmpty()) {
+        if (op.change().isEmpty()) {
             return;
         }
         EntryChange change = op.change().get();
+        if (op.operationType() == OperationType.BIND) { // failed, and locked the account
+            modified(change.after());
+            return;
+        }
+        if (op.resultCode() != ResultCode.SUCCESS) {
+            return;
+        }
         switch (op.operationType()) {
             case MODIFY: modified(change.after()); break;
             case DELETE: deleted(change.before().getName()); break;
@@ -61,7 +72,7 @@ public final class AuthenticatedUsersPlugin implements Plugin {
 
     private void modified(Entry entry) {
         DN dn = entry.getName();
-        String refused = AuthenticationInfo.whyRefused(entry);
+        String refused = accounts.whyRefused(entry);
         AuthenticationInfo refreshed = AuthenticationInfo.user(entry);
         for (BoundConnection c : users.connectionsOf(dn)) {
             if (refused != null) {

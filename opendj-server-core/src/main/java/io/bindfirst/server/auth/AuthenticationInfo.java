@@ -43,25 +43,6 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
         return authenticationDN == null ? "" : "dn:" + authenticationDN;
     }
 
-    /**
-     * Whether the entry says the account may not authenticate: disabled ({@code ds-pwp-account-disabled:
-     * TRUE}) or locked ({@code pwdAccountLockedTime} present: every value locks, until the password policy's
-     * lockout duration exists to let one expire).
-     */
-    public static boolean isDisabled(Entry entry) {
-        return whyRefused(entry) != null;
-    }
-
-    /** {@code "disabled"} or {@code "locked"} if the account may not authenticate, else {@code null}. */
-    public static String whyRefused(Entry entry) {
-        Attribute a = entry.getAttribute("ds-pwp-account-disabled");
-        if (a != null && !a.isEmpty() && "true".equalsIgnoreCase(a.firstValueAsString())) {
-            return "disabled";
-        }
-        Attribute locked = entry.getAttribute("pwdAccountLockedTime");
-        return locked != null && !locked.isEmpty() ? "locked" : null;
-    }
-
     private static int limit(Entry entry, String attribute) {
         Attribute a = entry.getAttribute(attribute);
         if (a == null || a.isEmpty()) {

@@ -158,7 +158,7 @@ public final class ConfigLoader {
         Entry pw = require(PASSWORDS);
         ServerConfig.Passwords passwords = new ServerConfig.Passwords(
                 string(pw, "ds-cfg-default-password-storage-scheme", "SSHA512"),
-                bool(pw, "ds-cfg-allow-clear-text-passwords", false));
+                bool(pw, "ds-cfg-allow-clear-text-passwords", false), PasswordPolicyConfig.read(entries));
 
         List<ServerConfig.RootUser> rootUsers = new ArrayList<>();
         List<BackendConfig> backends = new ArrayList<>();
@@ -421,7 +421,7 @@ public final class ConfigLoader {
         return v.isEmpty() ? null : v.get(0).toString().trim();
     }
 
-    private static String string(Entry e, String attr, String dflt) throws ConfigException {
+    static String string(Entry e, String attr, String dflt) throws ConfigException {
         String v = single(e, attr);
         return v == null || v.isEmpty() ? dflt : v;
     }

@@ -11,6 +11,7 @@ import org.forgerock.opendj.ldap.Entry;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.log.LogRotation;
+import io.bindfirst.server.pwd.PasswordPolicies;
 
 /**
  * The whole server configuration, parsed once from {@code config/config.ldif} by {@link ConfigLoader}.
@@ -366,7 +367,21 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
     }
 
-    public record Passwords(String defaultScheme, boolean allowClearText) {
+    /**
+     * @param defaultScheme the storage scheme of new passwords
+     * @param allowClearText whether stored values without a scheme match as clear text
+     * @param policies the password policies (lockout)
+     */
+    public record Passwords(String defaultScheme, boolean allowClearText, PasswordPolicies policies) {
+
+        /** Without password policies but the default one, which locks nothing out. */
+        public Passwords(String defaultScheme, boolean allowClearText) {
+            this(defaultScheme, allowClearText, PasswordPolicies.defaults());
+        }
+
+        public Passwords withPolicies(PasswordPolicies newPolicies) {
+            return new Passwords(defaultScheme, allowClearText, newPolicies);
+        }
     }
 
     /**
@@ -435,6 +450,13 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withLimits(Limits newLimits) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 newLimits, workQueue, passwords,
+                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    /** The same configuration with these password policies (tests; a server reads them from cn=config). */
+    public ServerConfig withPasswordPolicies(PasswordPolicies policies) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords.withPolicies(policies),
                 rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 

@@ -16,6 +16,9 @@ import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AuthorizationIdentityResponseControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
 import org.forgerock.opendj.ldap.requests.GenericBindRequest;
 import org.forgerock.opendj.ldap.responses.BindResult;
 import org.forgerock.opendj.ldap.responses.Responses;
@@ -26,6 +29,7 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.CertificateMapping;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
@@ -47,6 +51,8 @@ public class BindOperation extends Operation {
     private final int version;
     private final GenericBindRequest request;
     private boolean wantsAuthzId;
+    /** The client sent the Password Policy request control: a refused locked account says so in the response. */
+    private boolean wantsPolicyState;
     private DN bindDN;
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
 
@@ -64,7 +70,8 @@ public class BindOperation extends Operation {
 
     @Override
     protected boolean understands(String oid) {
-        return VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(oid) || super.understands(oid);
+        return VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(oid) || PasswordPolicyRequestControl.OID.equals(oid)
+                || super.understands(oid);
     }
 
     /** RFC 4511 4.11: a bind cannot be abandoned, so it skips the connection's in-flight map. */
@@ -93,6 +100,7 @@ public class BindOperation extends Operation {
     protected Result execute() {
         for (Control c : request.getControls()) {
             wantsAuthzId |= VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(c.getOID());
+            wantsPolicyState |= PasswordPolicyRequestControl.OID.equals(c.getOID());
         }
         if (version != 3) {
             return errorResult(ResultCode.PROTOCOL_ERROR, "Only LDAP version 3 is supported");
@@ -212,8 +220,13 @@ public class BindOperation extends Operation {
             } catch (BackendException e) {
                 return errorResult(e.resultCode(), e.getMessage());
             }
-            if (entry == null || AuthenticationInfo.isDisabled(entry)
-                    || !CertificateMapping.accepts(entry, certificate, validation)) {
+            if (entry == null) {
+                return invalidCredentials();
+            }
+            if (server.accounts().whyRefused(entry) != null) {
+                return refused(entry);
+            }
+            if (!CertificateMapping.accepts(entry, certificate, validation)) {
                 return invalidCredentials();
             }
             return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
@@ -253,8 +266,8 @@ public class BindOperation extends Operation {
             Entry entry = holders.get(0);
             DN dn = entry.getName();
             bindDN = dn;
-            if (AuthenticationInfo.isDisabled(entry)) {
-                return invalidCredentials();
+            if (server.accounts().whyRefused(entry) != null) {
+                return refused(entry);
             }
             Result otherIdentity = refuseOtherAuthzId(requestedAuthzId, dn);
             if (otherIdentity != null) {
@@ -339,13 +352,50 @@ public class BindOperation extends Operation {
      * @param epoch the write epoch taken before {@code entry} was read
      */
     private Result check(Backend backend, DN dn, Entry entry, ByteString password, long epoch) {
-        if (entry == null || AuthenticationInfo.isDisabled(entry)) {
+        if (entry == null) {
             return invalidCredentials();
+        }
+        if (server.accounts().whyRefused(entry) != null) {
+            // Before the password: a locked account's binds cost no hash and count no failure.
+            return refused(entry);
         }
         if (!server.passwordAttribute().anyMatches(entry, password, server.slowLane().pacer())) {
+            if (server.accounts().failed(entry)) {
+                return onWorkers(() -> lock(backend, dn));
+            }
             return invalidCredentials();
         }
+        server.accounts().succeeded(dn);
         return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
+    }
+
+    /**
+     * This failure reached the account's lockout count: the lock is written (durable before the answer), the
+     * write epoch advanced as any write does, and the change handed to the post-response plugins, which close
+     * the account's connections. The answer is a wrong password's, with accountLocked if asked.
+     */
+    private Result lock(Backend backend, DN dn) {
+        try {
+            EntryChange change = server.accounts().lock(backend, dn);
+            server.writeEpoch().advance();
+            changed(change);
+        } catch (BackendException e) {
+            return invalidCredentials(); // deleted meanwhile, or the backend failed: the bind failed either way
+        }
+        return lockedOut();
+    }
+
+    /** A refused account (disabled, locked, no policy) answers as a wrong password, plus accountLocked if asked. */
+    private Result refused(Entry entry) {
+        return server.accounts().isLocked(entry) ? lockedOut() : invalidCredentials();
+    }
+
+    private Result lockedOut() {
+        Result result = invalidCredentials();
+        if (wantsPolicyState) {
+            result.addControl(PasswordPolicyResponseControl.newControl(PasswordPolicyErrorType.ACCOUNT_LOCKED));
+        }
+        return result;
     }
 
     /**
@@ -376,7 +426,7 @@ public class BindOperation extends Operation {
 
     private boolean stillValid(Backend backend, DN dn) throws BackendException {
         Entry now = backend.getEntry(dn, server.bindAttributes());
-        return now != null && !AuthenticationInfo.isDisabled(now);
+        return now != null && server.accounts().whyRefused(now) == null;
     }
 
     private Result success(AuthenticationInfo info) {

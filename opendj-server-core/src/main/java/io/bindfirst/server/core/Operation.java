@@ -18,6 +18,7 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.CompletedOperationView;
+import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.plugin.PluginPhase;
 import io.bindfirst.server.plugin.PluginResult;
 import io.bindfirst.server.work.WorkQueue;
@@ -191,7 +192,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     /**
      * Records the entry before and after a successful write, for post-operation and post-response plugins;
-     * called by {@link WriteOperation} only.
+     * called by {@link WriteOperation}, and by a bind whose failure locked its account.
      */
     final void changed(EntryChange entryChange) {
         this.change = entryChange;
@@ -263,7 +264,9 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     @Override
     public Optional<EntryChange> change() {
-        return resultCode == ResultCode.SUCCESS ? Optional.ofNullable(change) : Optional.empty();
+        // A bind that locked its account failed (invalidCredentials), and its lock committed all the same.
+        return resultCode == ResultCode.SUCCESS || operationType() == OperationType.BIND
+                ? Optional.ofNullable(change) : Optional.empty();
     }
 
     // --- what each operation provides ---

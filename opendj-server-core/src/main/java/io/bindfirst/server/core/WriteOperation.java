@@ -30,8 +30,9 @@ import io.bindfirst.server.pwd.PasswordValues;
  * backend may retry an update, and a retry must store the same values);</li>
  * <li>pre-operation plugins;</li>
  * <li>{@link #write}: one backend transaction;</li>
- * <li>{@link io.bindfirst.server.auth.WriteEpoch#advance()}, then the change recorded for the plugins, then
- * the result.</li>
+ * <li>{@link io.bindfirst.server.auth.WriteEpoch#advance()}, failed binds made moot forgotten
+ * ({@link io.bindfirst.server.auth.Accounts#written}), then the change recorded for the plugins, then the
+ * result.</li>
  * </ol>
  * The epoch step is why this is a template: a bind that read its entry before a write committed finds out
  * from the epoch that it must look again, and the write's post-response plugin finds every connection that
@@ -66,6 +67,7 @@ abstract class WriteOperation extends Operation {
             }
             EntryChange change = write(backend);
             server.writeEpoch().advance();
+            server.accounts().written(change);
             changed(change);
             return success();
         } catch (BackendException e) {

@@ -280,4 +280,52 @@ public class ConfigLoaderTest {
         assertNull(load(ConfigText.read(SHIPPED)
                 .set("cn=File-Based Access Logger,cn=Loggers,cn=config", "ds-cfg-enabled", "false")).accessLog());
     }
+
+    @Test
+    public void passwordPoliciesLockNothingOutByDefault() throws Exception {
+        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        io.bindfirst.server.pwd.PasswordPolicy p = c.passwords().policies().defaultPolicy();
+        assertEquals(p.dn(), io.bindfirst.server.pwd.PasswordPolicies.DEFAULT_DN);
+        assertFalse(p.locksOut());
+        assertFalse(c.passwords().policies().anyLocksOut());
+    }
+
+    @Test
+    public void passwordPoliciesAreReadWithTheirLockoutSettings() throws Exception {
+        String dflt = "cn=Default Password Policy,cn=Password Policies,cn=config";
+        String other = "\ndn: cn=Services,cn=Password Policies,cn=config\nobjectClass: top\n"
+                + "objectClass: ds-cfg-password-policy\ncn: Services\nds-cfg-lockout-failure-count: 10\n";
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(dflt, "ds-cfg-lockout-failure-count", "3")
+                .set(dflt, "ds-cfg-lockout-duration", "15 m")
+                .set(dflt, "ds-cfg-lockout-failure-expiration-interval", "1 h")
+                .replace("dn: cn=Root DNs,cn=config", other + "\ndn: cn=Root DNs,cn=config"));
+        io.bindfirst.server.pwd.PasswordPolicies policies = c.passwords().policies();
+        assertEquals(policies.defaultPolicy(), new io.bindfirst.server.pwd.PasswordPolicy(DN.valueOf(dflt), 3,
+                java.time.Duration.ofMinutes(15), java.time.Duration.ofHours(1)));
+        assertEquals(policies.named(DN.valueOf("cn=services,cn=password policies,cn=config")).lockoutFailureCount(),
+                10);
+        assertTrue(policies.anyLocksOut());
+    }
+
+    @Test
+    public void badLockoutSettingsNameTheEntryAndTheAttribute() throws Exception {
+        String dflt = "cn=Default Password Policy,cn=Password Policies,cn=config";
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(dflt, "ds-cfg-lockout-failure-count", "-2")));
+        assertTrue(e.getMessage().contains(dflt) && e.getMessage().contains("ds-cfg-lockout-failure-count"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(dflt, "ds-cfg-lockout-duration", "a while")));
+        assertTrue(e.getMessage().contains("ds-cfg-lockout-duration") && e.getMessage().contains("duration"),
+                e.getMessage());
+    }
+
+    @Test
+    public void aConfigurationWithoutPasswordPoliciesGetsTheDefaultWithoutLockout() throws Exception {
+        String text = ConfigText.read(SHIPPED).toString();
+        int from = text.indexOf("dn: cn=Password Policies,cn=config");
+        int to = text.indexOf("dn: cn=Root DNs,cn=config");
+        ServerConfig c = load(ConfigText.of(text.substring(0, from) + text.substring(to)));
+        assertEquals(c.passwords().policies(), io.bindfirst.server.pwd.PasswordPolicies.defaults());
+    }
 }

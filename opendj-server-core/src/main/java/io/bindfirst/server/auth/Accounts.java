@@ -1,0 +1,171 @@
+package io.bindfirst.server.auth;
+
+import java.util.HashSet;
+import java.util.function.LongSupplier;
+
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.GeneralizedTime;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.schema.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.PasswordPolicies;
+import io.bindfirst.server.pwd.PasswordPolicy;
+
+/**
+ * Whether an account may authenticate now, and the lockout that failed binds lead to: the entry's state
+ * ({@code ds-pwp-account-disabled}, {@code pwdAccountLockedTime}) read under the password policy that applies
+ * to it, and the failures counted in memory ({@link LoginFailures}). Thread-safe.
+ *
+ * <p>A lock is the one write lockout makes: {@code pwdAccountLockedTime} set to the time of the failure that
+ * reached the count, durable before the bind answers, so a restart does not unlock the account. A lock with a
+ * policy duration ends by itself when the duration has passed (the value stays, and means nothing any more,
+ * until the next lock replaces it or an administrator deletes it); without one it lasts until an administrator
+ * deletes the value.
+ */
+public final class Accounts {
+    private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
+
+    private final PasswordPolicies policies;
+    private final LoginFailures failures = new LoginFailures();
+    private final PasswordAttribute password;
+    private final LongSupplier clock;
+    private final AttributeDescription disabled;
+    private final AttributeDescription lockedTime;
+    private final AttributeDescription policyDn;
+
+    /**
+     * @param schema the server schema (it defines the account attributes)
+     * @param password the password attribute, to tell a new password in a write
+     * @param clock the current time in milliseconds ({@code System::currentTimeMillis} but in tests)
+     */
+    public Accounts(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock) {
+        this.policies = policies;
+        this.password = password;
+        this.clock = clock;
+        this.disabled = AttributeDescription.valueOf("ds-pwp-account-disabled", schema);
+        this.lockedTime = AttributeDescription.valueOf("pwdAccountLockedTime", schema);
+        this.policyDn = AttributeDescription.valueOf("ds-pwp-password-policy-dn", schema);
+    }
+
+    /**
+     * The password policy of {@code entry}: the one its {@code ds-pwp-password-policy-dn} names, or the default.
+     * {@code null} if it names a policy that is not configured: such an account cannot authenticate (as in
+     * OpenDJ), since the rules meant for it are unknown.
+     */
+    public PasswordPolicy policyOf(Entry entry) {
+        Attribute a = entry.getAttribute(policyDn);
+        if (a == null || a.isEmpty()) {
+            return policies.defaultPolicy();
+        }
+        try {
+            return policies.named(DN.valueOf(a.firstValueAsString()));
+        } catch (LocalizedIllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {@code "disabled"}, {@code "locked"} or {@code "without a password policy"} if the account may not
+     * authenticate now, else {@code null}. A reason is for logs and disconnection notices, never for a bind
+     * result: a refused account answers a bind as a wrong password does.
+     */
+    public String whyRefused(Entry entry) {
+        Attribute d = entry.getAttribute(disabled);
+        if (d != null && !d.isEmpty() && "true".equalsIgnoreCase(d.firstValueAsString())) {
+            return "disabled";
+        }
+        PasswordPolicy policy = policyOf(entry);
+        if (policy == null) {
+            LOG.warn("{} names a password policy that is not configured ({}): it cannot authenticate",
+                    entry.getName(), entry.getAttribute(policyDn).firstValueAsString());
+            return "without a password policy";
+        }
+        return isLocked(entry, policy) ? "locked" : null;
+    }
+
+    /** Whether the account is locked now under its policy (the Password Policy control's accountLocked). */
+    public boolean isLocked(Entry entry) {
+        PasswordPolicy policy = policyOf(entry);
+        return policy != null && isLocked(entry, policy);
+    }
+
+    private boolean isLocked(Entry entry, PasswordPolicy policy) {
+        Attribute l = entry.getAttribute(lockedTime);
+        return l != null && !l.isEmpty() && policy.locks(l.firstValueAsString(), clock.getAsLong());
+    }
+
+    /**
+     * Counts a failed bind of {@code entry}'s account (a wrong password; not a refused account).
+     *
+     * @return true if this failure locks the account: the caller then calls {@link #lock}, where it may block
+     */
+    public boolean failed(Entry entry) {
+        PasswordPolicy policy = policyOf(entry);
+        if (policy == null || !policy.locksOut()) {
+            return false;
+        }
+        return failures.failed(entry.getName(), policy.lockoutFailureCount(),
+                policy.failureExpiration().toMillis(), clock.getAsLong());
+    }
+
+    /** A successful bind: the account's failures are forgotten. Costs nothing while no account has failures. */
+    public void succeeded(DN account) {
+        failures.forget(account);
+    }
+
+    /**
+     * Forgets the failures a committed write makes moot: of a deleted or renamed entry (and those below it), and
+     * of an account given a new password. Called by every write before its response, so a client that sees the
+     * write acknowledged never has a failure from before it counted after it.
+     */
+    public void written(EntryChange change) {
+        if (failures.accounts() == 0) {
+            return;
+        }
+        Entry before = change.before();
+        Entry after = change.after();
+        if (before == null) {
+            return; // an add: a deleted entry of that name was forgotten with its delete
+        }
+        if (after == null || !after.getName().equals(before.getName())) {
+            failures.forgetAtOrBelow(before.getName());
+        } else if (!new HashSet<>(password.storedValues(before)).equals(new HashSet<>(password.storedValues(after)))) {
+            failures.forget(before.getName());
+        }
+    }
+
+    /** The failures that count now against {@code entry}'s account, under its policy. */
+    public int failureCount(Entry entry) {
+        PasswordPolicy policy = policyOf(entry);
+        return policy == null ? 0 : failures.count(entry.getName(), policy.failureExpiration().toMillis(),
+                clock.getAsLong());
+    }
+
+    /**
+     * Locks the account: sets {@code pwdAccountLockedTime} to now in one backend transaction (which may block).
+     * The caller advances the write epoch and hands the change to the post-response plugins, as a write does.
+     *
+     * @throws BackendException if the entry is gone or the backend failed
+     */
+    public EntryChange lock(Backend backend, DN account) throws BackendException {
+        String now = GeneralizedTime.valueOf(clock.getAsLong()).toString();
+        EntryChange change = backend.modifyEntry(account, current -> {
+            Entry next = LinkedHashMapEntry.deepCopyOfEntry(current);
+            next.replaceAttribute(new LinkedAttribute(lockedTime, now));
+            return next;
+        });
+        LOG.info("{} is locked: its failed binds reached its password policy's lockout count", account);
+        return change;
+    }
+}

@@ -1,0 +1,57 @@
+package io.bindfirst.server.pwd;
+
+import java.time.Duration;
+
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.GeneralizedTime;
+
+/**
+ * One password policy's lockout settings (draft-behera-ldap-password-policy, with OpenDJ's setting names): an
+ * entry under {@code cn=Password Policies,cn=config}. Immutable.
+ *
+ * @param dn the policy's configuration entry, which a user's {@code ds-pwp-password-policy-dn} names
+ * @param lockoutFailureCount failed binds that lock the account ({@code ds-cfg-lockout-failure-count}); 0 = never
+ * @param lockoutDuration how long a lock lasts ({@code ds-cfg-lockout-duration}); zero = until an administrator
+ *        deletes {@code pwdAccountLockedTime}
+ * @param failureExpiration how long a failed bind counts ({@code ds-cfg-lockout-failure-expiration-interval});
+ *        zero = until a successful bind or the lock
+ */
+public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration) {
+
+    /** draft-behera's value of {@code pwdAccountLockedTime} for "locked until an administrator unlocks it". */
+    public static final String LOCKED_UNTIL_RESET = "000001010000Z";
+
+    public PasswordPolicy {
+        if (lockoutFailureCount < 0 || lockoutDuration.isNegative() || failureExpiration.isNegative()) {
+            throw new IllegalArgumentException("negative lockout setting in " + dn);
+        }
+    }
+
+    /** A policy that never locks an account by itself: every {@code pwdAccountLockedTime} locks until deleted. */
+    public static PasswordPolicy withoutLockout(DN dn) {
+        return new PasswordPolicy(dn, 0, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** Whether failed binds lock the account. */
+    public boolean locksOut() {
+        return lockoutFailureCount > 0;
+    }
+
+    /**
+     * Whether a {@code pwdAccountLockedTime} value locks the account at {@code nowMillis}: always when the lock
+     * lasts until reset (no duration, or the draft's {@value #LOCKED_UNTIL_RESET}); otherwise until the value
+     * plus the duration. A value that is not a generalized time locks: an unreadable lock must not unlock.
+     */
+    public boolean locks(String lockedTime, long nowMillis) {
+        if (lockoutDuration.isZero() || lockedTime.startsWith("00000101")) {
+            return true;
+        }
+        try {
+            long at = GeneralizedTime.valueOf(lockedTime).getTimeInMillis();
+            return nowMillis - at < lockoutDuration.toMillis();
+        } catch (LocalizedIllegalArgumentException e) {
+            return true;
+        }
+    }
+}
