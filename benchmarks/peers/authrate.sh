@@ -16,6 +16,8 @@
 # HOST must be a loopback address. The jar comes from Maven Central (com.unboundid:unboundid-ldapsdk:7.0.5)
 # into PEERS_DIR/dl once; its pid is in PEERS_DIR/authrate.pid while it runs (stop-peers.sh authrate).
 # Env: USERS=5000 (must match the loaded data)  CLIENT_CPUS (e.g. 1: pins the client with taskset -c)
+#      BIND_DN (one DN instead of the random users) and PASSWORD (instead of "password"): a wrong-password
+#      storm against one account, whose binds all count as errors
 #      TLS=ldaps (PORT is an LDAPS port) or starttls (each connection does StartTLS first); the tool trusts
 #      any certificate, which is what a load test needs and never what an application should do
 #      JAVA=java  CLIENT_JAVA_OPTS  PEERS_DIR=./.peers
@@ -48,7 +50,7 @@ trap 'rm -f "$OUT"' EXIT
 # --numIntervals counts only the intervals after the warm-up; --filter is required but unused with --bindOnly.
 "${PIN[@]}" timeout --kill-after=10 $((WARM + SECS + 30)) "${JAVA:-java}" ${CLIENT_JAVA_OPTS:-} -cp "$PEERS_DIR/dl/$JAR_NAME" \
     com.unboundid.ldap.sdk.examples.AuthRate --hostname "$HOST" --port "$PORT" ${TLS_ARGS[@]+"${TLS_ARGS[@]}"} --bindOnly \
-    --baseDN "uid=user.[0-$((USERS - 1))],ou=People,dc=example,dc=com" --credentials password \
+    --baseDN "${BIND_DN:-uid=user.[0-$((USERS - 1))],ou=People,dc=example,dc=com}" --credentials "${PASSWORD:-password}" \
     --filter "(objectClass=*)" --numThreads "$THREADS" --intervalDuration 5 \
     --warmUpIntervals $((WARM / 5)) --numIntervals $((SECS / 5)) --timestampFormat none >"$OUT" 2>&1 &
 pid=$!
