@@ -366,7 +366,21 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
     }
 
-    public record Passwords(String defaultScheme, boolean allowClearText) {
+    /**
+     * @param verifiedCredentialCacheSize records of the verified-credential cache (costly password checks that
+     *        succeeded, remembered as an HMAC); 0 = off
+     */
+    public record Passwords(String defaultScheme, boolean allowClearText, int verifiedCredentialCacheSize) {
+        /** {@code ds-cfg-verified-credential-cache-size} when config.ldif does not set it. */
+        public static final int DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE = 10_000;
+
+        public Passwords(String defaultScheme, boolean allowClearText) {
+            this(defaultScheme, allowClearText, DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE);
+        }
+
+        public Passwords withVerifiedCredentialCacheSize(int size) {
+            return new Passwords(defaultScheme, allowClearText, size);
+        }
     }
 
     /**
@@ -422,6 +436,11 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
                 workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    public ServerConfig withPasswords(Passwords newPasswords) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, newPasswords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withListenPort(int port) {

@@ -148,7 +148,8 @@ public class BindOperation extends Operation {
         if (inline()) {
             long epoch = server.writeEpoch().current();
             Entry cached = backend.cachedEntry(dn, server.bindAttributes());
-            if (cached != null && server.passwordAttribute().highestWorkFactor(cached) <= 1) {
+            // One hash's work: the stored password is one, or the verified-credential cache proved this one.
+            if (cached != null && server.passwordAttribute().workFactor(cached, password) <= 1) {
                 return check(backend, dn, cached, password, epoch);
             }
         }
@@ -324,10 +325,11 @@ public class BindOperation extends Operation {
         } catch (BackendException e) {
             return errorResult(e.resultCode(), e.getMessage());
         }
-        if (entry != null && server.passwordAttribute().highestWorkFactor(entry)
+        if (entry != null && server.passwordAttribute().workFactor(entry, password)
                 >= server.config().workQueue().slowLanePasswordWorkFactor()) {
             // A costly stored password (PBKDF2 with many iterations) is checked on the slow lane, paced, so
-            // that it cannot take the workers and the CPU that cheap binds need.
+            // that it cannot take the workers and the CPU that cheap binds need; unless the verified-credential
+            // cache proved this password before (a wrong one never is: it still goes to the lane).
             return onSlowLane(() -> check(backend, dn, entry, password, epoch));
         }
         return check(backend, dn, entry, password, epoch);
