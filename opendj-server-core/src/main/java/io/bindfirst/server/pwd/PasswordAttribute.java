@@ -89,6 +89,11 @@ public final class PasswordAttribute {
         return AttributeDescription.create(schema.getAttributeType(OID));
     }
 
+    /** The verified-credential cache the checks of entries' passwords use (perhaps off). */
+    public VerifiedCredentials verifiedCredentials() {
+        return verified;
+    }
+
     /** The attribute type, from the server schema. */
     public AttributeType type() {
         return type;

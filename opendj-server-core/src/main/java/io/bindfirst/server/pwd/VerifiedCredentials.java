@@ -2,6 +2,7 @@ package io.bindfirst.server.pwd;
 
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.concurrent.atomic.LongAdder;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -39,6 +40,7 @@ public final class VerifiedCredentials {
     private final Cache<Key, byte[]> records;
     /** Keyed with the process's secret; cloned for each use (a {@link Mac} is not thread-safe). */
     private final Mac prototype;
+    private final LongAdder hits = new LongAdder();
 
     /**
      * @param maximumRecords the most records held (0: off)
@@ -111,7 +113,16 @@ public final class VerifiedCredentials {
             return false;
         }
         byte[] recorded = records.getIfPresent(new Key(normalizedDn, storedValue));
-        return recorded != null && ConstantTime.equals(mac, recorded);
+        boolean hit = recorded != null && ConstantTime.equals(mac, recorded);
+        if (hit) {
+            hits.increment();
+        }
+        return hit;
+    }
+
+    /** How many lookups found their password since the start: for tests and monitoring. */
+    public long hits() {
+        return hits.sum();
     }
 
     /**
