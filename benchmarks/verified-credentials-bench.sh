@@ -12,14 +12,14 @@
 # Prints each run's line, then the median binds/s and server CPU per bind of each setting, and their ratio.
 # Run it from a scratch folder outside the checkout (files go to ./.peers, or PEERS_DIR), as the peer
 # scripts; needs ldapmodify (ldap-utils) and Java 17. The server is stopped by its pid at the end.
-# Env: USERS=1000  PORT=14389  JAVA_OPTS (default: those of bin/start-ds)
+# Env: USERS=5000 (as the peer scripts)  PORT=14389  JAVA_OPTS (default: those of bin/start-ds)
 # Exit: 0 measured; 1 a build, start, load or user setup failed; 2 usage.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/peers/_lib.sh"
 [[ "${1:-}" == -h || "${1:-}" == --help ]] && { usage; exit 0; }
 ROUNDS=${1:-3} SECS=${2:-10} THREADS=${3:-8}
-export USERS=${USERS:-1000}
+export USERS   # _lib.sh's default, 5000; peer-bind-quick.sh's AuthRate binds as uid=user.[0-USERS-1]
 PORT=${PORT:-14389}
 for v in ROUNDS SECS THREADS USERS PORT; do [[ ${!v} =~ ^[0-9]+$ ]] || die 2 "$v must be a whole number"; done
 (( SECS > 0 && SECS % 5 == 0 )) || die 2 "SECONDS must be a multiple of 5"
