@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -41,6 +42,7 @@ import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.pwd.PasswordStorageScheme;
+import io.bindfirst.server.pwd.VerifiedCredentials;
 import io.bindfirst.server.schema.SchemaLoadException;
 import io.bindfirst.server.schema.SchemaLoader;
 import io.bindfirst.server.tls.TlsConfigException;
@@ -95,7 +97,9 @@ public final class DirectoryServer implements AutoCloseable {
             throw new ServerStartException("cn=Password Storage Schemes,cn=config: "
                     + "ds-cfg-default-password-storage-scheme: " + e.getMessage(), e);
         }
-        PasswordAttribute passwords = new PasswordAttribute(schema, schemes);
+        // The verified-credential cache's HMAC key is made here, for this process only (see VerifiedCredentials).
+        PasswordAttribute passwords = new PasswordAttribute(schema, schemes,
+                new VerifiedCredentials(config.passwords().verifiedCredentialCacheSize(), new SecureRandom()));
         RootUsers rootUsers = new RootUsers(config.rootUsers(), passwords);
         checkListenerIsSafe(config, config.listener(), rootUsers);
         if (config.ldapsListener() != null) {

@@ -111,7 +111,8 @@ public class BindLatencyBenchmarkTestCase {
             long rssPid;
             switch (s.server) {
                 case INPROCESS:
-                    inProcess = TestServer.start(s.users);
+                    inProcess = TestServer.start(s.users, c -> c.withPasswords(
+                            c.passwords().withVerifiedCredentialCacheSize(ForkedServer.VERIFIED_CREDENTIAL_CACHE)));
                     host = "127.0.0.1";
                     port = inProcess.port();
                     r = new BenchResult(s, "in-process");

@@ -39,7 +39,9 @@ public class ExpensiveOperationsTest {
 
     @BeforeClass
     public void start() throws Exception {
-        server = TestServer.start(200);
+        // Without the verified-credential cache: the slow user re-binds with the right password, and each bind
+        // must be the costly one (VerifiedCredentialsBindTest covers the cache on the bind path).
+        server = TestServer.start(200, c -> c.withPasswords(c.passwords().withVerifiedCredentialCacheSize(0)));
         String hash = "{PBKDF2-HMAC-SHA256}"
                 + new Pbkdf2HmacSha256Scheme(300_000).encodeValue(ByteString.valueOfUtf8(SLOW_PASSWORD));
         try (LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {

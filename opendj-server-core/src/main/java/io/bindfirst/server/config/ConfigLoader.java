@@ -158,7 +158,10 @@ public final class ConfigLoader {
         Entry pw = require(PASSWORDS);
         ServerConfig.Passwords passwords = new ServerConfig.Passwords(
                 string(pw, "ds-cfg-default-password-storage-scheme", "SSHA512"),
-                bool(pw, "ds-cfg-allow-clear-text-passwords", false), PasswordPolicyConfig.read(entries));
+                bool(pw, "ds-cfg-allow-clear-text-passwords", false),
+                integer(pw, "ds-cfg-verified-credential-cache-size",
+                        ServerConfig.Passwords.DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, 0, Integer.MAX_VALUE),
+                PasswordPolicyConfig.read(entries));
 
         List<ServerConfig.RootUser> rootUsers = new ArrayList<>();
         List<BackendConfig> backends = new ArrayList<>();

@@ -370,17 +370,26 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     /**
      * @param defaultScheme the storage scheme of new passwords
      * @param allowClearText whether stored values without a scheme match as clear text
+     * @param verifiedCredentialCacheSize records of the verified-credential cache (costly password checks that
+     *        succeeded, remembered as an HMAC); 0 = off
      * @param policies the password policies (lockout)
      */
-    public record Passwords(String defaultScheme, boolean allowClearText, PasswordPolicies policies) {
+    public record Passwords(String defaultScheme, boolean allowClearText, int verifiedCredentialCacheSize,
+                            PasswordPolicies policies) {
+        /** {@code ds-cfg-verified-credential-cache-size} when config.ldif does not set it. */
+        public static final int DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE = 10_000;
 
-        /** Without password policies but the default one, which locks nothing out. */
+        /** The default cache size, and only the default password policy, which locks nothing out. */
         public Passwords(String defaultScheme, boolean allowClearText) {
-            this(defaultScheme, allowClearText, PasswordPolicies.defaults());
+            this(defaultScheme, allowClearText, DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, PasswordPolicies.defaults());
+        }
+
+        public Passwords withVerifiedCredentialCacheSize(int size) {
+            return new Passwords(defaultScheme, allowClearText, size, policies);
         }
 
         public Passwords withPolicies(PasswordPolicies newPolicies) {
-            return new Passwords(defaultScheme, allowClearText, newPolicies);
+            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, newPolicies);
         }
     }
 
@@ -437,6 +446,11 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
                 workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+    }
+
+    public ServerConfig withPasswords(Passwords newPasswords) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, newPasswords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
     }
 
     public ServerConfig withListenPort(int port) {

@@ -3,6 +3,7 @@ package io.bindfirst.server.core;
 import java.io.IOException;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Optional;
 
 import org.forgerock.opendj.io.ASN1;
 import org.forgerock.opendj.io.ASN1Reader;
@@ -156,8 +157,16 @@ public class BindOperation extends Operation {
         if (inline()) {
             long epoch = server.writeEpoch().current();
             Entry cached = backend.cachedEntry(dn, server.bindAttributes());
-            if (cached != null && server.passwordAttribute().highestWorkFactor(cached) <= 1) {
-                return check(backend, dn, cached, password, epoch);
+            if (cached != null) {
+                Result refused = refusal(cached);
+                if (refused != null) {
+                    return refused;
+                }
+                // One hash's work: the stored password is one, or the verified-credential cache proved this one.
+                Optional<Boolean> quick = server.passwordAttribute().matchesWithoutDeriving(cached, password);
+                if (quick.isPresent()) {
+                    return verified(backend, dn, cached, quick.get(), epoch);
+                }
             }
         }
         return onWorkers(() -> readAndCheck(backend, dn, password));
@@ -337,10 +346,11 @@ public class BindOperation extends Operation {
         } catch (BackendException e) {
             return errorResult(e.resultCode(), e.getMessage());
         }
-        if (entry != null && server.passwordAttribute().highestWorkFactor(entry)
+        if (entry != null && server.passwordAttribute().workFactor(entry, password)
                 >= server.config().workQueue().slowLanePasswordWorkFactor()) {
             // A costly stored password (PBKDF2 with many iterations) is checked on the slow lane, paced, so
-            // that it cannot take the workers and the CPU that cheap binds need.
+            // that it cannot take the workers and the CPU that cheap binds need; unless the verified-credential
+            // cache proved this password before (a wrong one never is: it still goes to the lane).
             return onSlowLane(() -> check(backend, dn, entry, password, epoch));
         }
         return check(backend, dn, entry, password, epoch);
@@ -352,14 +362,28 @@ public class BindOperation extends Operation {
      * @param epoch the write epoch taken before {@code entry} was read
      */
     private Result check(Backend backend, DN dn, Entry entry, ByteString password, long epoch) {
+        Result refused = refusal(entry);
+        if (refused != null) {
+            return refused;
+        }
+        return verified(backend, dn, entry,
+                server.passwordAttribute().anyMatches(entry, password, server.slowLane().pacer()), epoch);
+    }
+
+    /**
+     * invalidCredentials for a missing entry or an account that may not authenticate now; {@code null} to go on.
+     * Before the password: a locked account's binds cost no hash and count no failure.
+     */
+    private Result refusal(Entry entry) {
         if (entry == null) {
             return invalidCredentials();
         }
-        if (server.accounts().whyRefused(entry) != null) {
-            // Before the password: a locked account's binds cost no hash and count no failure.
-            return refused(entry);
-        }
-        if (!server.passwordAttribute().anyMatches(entry, password, server.slowLane().pacer())) {
+        return server.accounts().whyRefused(entry) != null ? refused(entry) : null;
+    }
+
+    /** The outcome of a password check: a failure counted (and perhaps the lock), or the success. */
+    private Result verified(Backend backend, DN dn, Entry entry, boolean matches, long epoch) {
+        if (!matches) {
             if (server.accounts().failed(entry)) {
                 return onWorkers(() -> lock(backend, dn));
             }

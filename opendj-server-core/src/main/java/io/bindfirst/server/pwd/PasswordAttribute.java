@@ -3,6 +3,7 @@ package io.bindfirst.server.pwd;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.Attribute;
@@ -29,6 +30,15 @@ import org.forgerock.opendj.ldap.schema.Schema;
  * no early exit, so the time a check takes does not tell which value matched, nor whether one did before
  * the last; it depends only on the stored values (their schemes and work factors). Nothing here logs the
  * presented password or puts it into an exception or a message.
+ *
+ * <p>With the {@link VerifiedCredentials} cache on, a check against an entry that has a costly stored value
+ * (work factor above 1) first computes one HMAC of the presented password and looks up every costly value's
+ * record, again without an early exit. A hit (the password was proven against one of those values before)
+ * answers yes with no derivation at all; a miss runs the full check above and records each costly value that
+ * matched. So the time now also tells whether this exact password succeeded for this entry before, while the
+ * record lasted: that is all a fast answer reveals, and it is nothing the client does not know once it reads
+ * the (successful) result, since only successes are recorded. Which value matched still does not show, and a
+ * wrong password costs what it did without the cache.
  */
 public final class PasswordAttribute {
     /** The OID of {@code userPassword}. */
@@ -40,20 +50,36 @@ public final class PasswordAttribute {
     private final AttributeType type;
     private final AttributeDescription description;
     private final PasswordSchemes schemes;
+    private final VerifiedCredentials verified;
     private final MentionsPassword mentions = new MentionsPassword();
 
     /**
+     * Without a verified-credential cache: every check runs its scheme.
+     *
      * @param schema the server schema; it must define {@code userPassword}
      * @param schemes the storage schemes stored values are checked with
      */
     public PasswordAttribute(Schema schema, PasswordSchemes schemes) {
+        this(schema, schemes, VerifiedCredentials.off());
+    }
+
+    /**
+     * @param schema the server schema; it must define {@code userPassword}
+     * @param schemes the storage schemes stored values are checked with
+     * @param verified what successful costly checks of entries' passwords proved (see the class comment)
+     */
+    public PasswordAttribute(Schema schema, PasswordSchemes schemes, VerifiedCredentials verified) {
         if (schemes == null) {
             throw new NullPointerException("schemes");
+        }
+        if (verified == null) {
+            throw new NullPointerException("verified");
         }
         this.description = description(schema);
         this.type = description.getAttributeType();
         this.lenientSchema = schema.asNonStrictSchema();
         this.schemes = schemes;
+        this.verified = verified;
     }
 
     /**
@@ -62,6 +88,11 @@ public final class PasswordAttribute {
      */
     public static AttributeDescription description(Schema schema) {
         return AttributeDescription.create(schema.getAttributeType(OID));
+    }
+
+    /** The verified-credential cache the checks of entries' passwords use (perhaps off). */
+    public VerifiedCredentials verifiedCredentials() {
+        return verified;
     }
 
     /** The attribute type, from the server schema. */
@@ -91,11 +122,84 @@ public final class PasswordAttribute {
     }
 
     /**
-     * Whether {@code clear} is the password of any of the entry's stored values; see the class comment for
-     * the timing.
+     * Whether {@code clear} is the password of any of the entry's stored values, answered from the
+     * {@link VerifiedCredentials} cache when it proved this password against one of the entry's costly values
+     * before; see the class comment for the timing.
      */
     public boolean anyMatches(Entry entry, ByteSequence clear, Pacer pacer) {
-        return anyMatches(storedValues(entry), clear, pacer);
+        Collection<ByteString> stored = storedValues(entry);
+        if (!verified.enabled() || clear == null || clear.isEmpty() || !anyCostly(stored)) {
+            return anyMatches(stored, clear, pacer);
+        }
+        byte[] mac = verified.mac(clear);
+        ByteString dn = entry.getName().toNormalizedByteString();
+        if (remembered(dn, stored, mac)) {
+            return true;
+        }
+        boolean matched = false;
+        for (ByteString value : stored) {
+            boolean match = schemes.verify(clear, value, pacer);
+            if (match && schemes.workFactor(value) > 1) {
+                verified.remember(dn, value, mac);
+            }
+            matched |= match;
+        }
+        return matched;
+    }
+
+    /**
+     * {@link #anyMatches(Entry, ByteSequence, Pacer)} where nothing costly may run (a selector thread): the answer
+     * when the stored values are all one hash's work, or when the {@link VerifiedCredentials} cache proved this
+     * password against a costly one; empty when only a derivation could tell. One HMAC and one look-up per costly
+     * value, so a record evicted after a routing decision can never turn into a derivation on the caller's thread.
+     */
+    public Optional<Boolean> matchesWithoutDeriving(Entry entry, ByteSequence clear) {
+        Collection<ByteString> stored = storedValues(entry);
+        if (!anyCostly(stored)) {
+            return Optional.of(anyMatches(stored, clear, Pacer.NONE));
+        }
+        if (!verified.enabled() || clear == null || clear.isEmpty()) {
+            return Optional.empty();
+        }
+        return remembered(entry.getName().toNormalizedByteString(), stored, verified.mac(clear))
+                ? Optional.of(Boolean.TRUE) : Optional.empty();
+    }
+
+    /**
+     * The cost of checking {@code clear} against the entry's stored values with {@link #anyMatches(Entry,
+     * ByteSequence, Pacer)}, in PBKDF2 iterations or their equivalent: 1 when the {@link VerifiedCredentials}
+     * cache holds this password for one of the entry's costly values (one HMAC then answers), the
+     * {@linkplain #highestWorkFactor highest work factor} otherwise. For deciding where a bind runs: a wrong
+     * password never finds a record, so it is as costly as ever. Costs one HMAC when the entry has a costly
+     * value and the cache is on.
+     */
+    public long workFactor(Entry entry, ByteSequence clear) {
+        long highest = highestWorkFactor(entry);
+        if (highest <= 1 || !verified.enabled() || clear == null || clear.isEmpty()) {
+            return highest;
+        }
+        return remembered(entry.getName().toNormalizedByteString(), storedValues(entry), verified.mac(clear))
+                ? 1 : highest;
+    }
+
+    /** Whether any costly value of {@code stored} has a record for {@code mac}; looks every one up (no early exit). */
+    private boolean remembered(ByteString dn, Collection<ByteString> stored, byte[] mac) {
+        boolean found = false;
+        for (ByteString value : stored) {
+            if (schemes.workFactor(value) > 1) {
+                found |= verified.holds(dn, value, mac);
+            }
+        }
+        return found;
+    }
+
+    private boolean anyCostly(Collection<ByteString> stored) {
+        for (ByteString value : stored) {
+            if (schemes.workFactor(value) > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -214,6 +214,22 @@ public class ConfigLoaderTest {
     }
 
     @Test
+    public void verifiedCredentialCacheHasASizeThatZeroTurnsOff() throws Exception {
+        String shipped = "ds-cfg-verified-credential-cache-size: 10000";
+        assertEquals(load(ConfigText.read(SHIPPED)).passwords().verifiedCredentialCacheSize(), 10_000);
+        assertEquals(loadEdited(shipped, "ds-cfg-verified-credential-cache-size: 0")
+                .passwords().verifiedCredentialCacheSize(), 0);
+        assertEquals(loadEdited(shipped, "").passwords().verifiedCredentialCacheSize(),
+                ServerConfig.Passwords.DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, "absent: the default");
+        for (String bad : new String[] {"-1", "many", "3000000000"}) {
+            ConfigException e = expectThrows(ConfigException.class,
+                    () -> loadEdited(shipped, "ds-cfg-verified-credential-cache-size: " + bad));
+            assertEquals(e.getMessage(), "cn=Password Storage Schemes,cn=config: "
+                    + "ds-cfg-verified-credential-cache-size: '" + bad + "' is not an integer from 0 to 2147483647");
+        }
+    }
+
+    @Test
     public void notANumberNamesEntryAndAttribute() {
         ConfigException e = expectThrows(ConfigException.class,
                 () -> loadEdited("ds-cfg-size-limit: 1000", "ds-cfg-size-limit: lots"));
