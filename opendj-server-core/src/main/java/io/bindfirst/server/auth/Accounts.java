@@ -1,11 +1,13 @@
 package io.bindfirst.server.auth;
 
 import java.util.HashSet;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.GeneralizedTime;
@@ -43,6 +45,8 @@ public final class Accounts {
     private final AttributeDescription disabled;
     private final AttributeDescription lockedTime;
     private final AttributeDescription policyDn;
+    private final AttributeDescription changedTime;
+    private final AttributeDescription graceUseTime;
 
     /**
      * @param schema the server schema (it defines the account attributes)
@@ -56,6 +60,8 @@ public final class Accounts {
         this.disabled = AttributeDescription.valueOf("ds-pwp-account-disabled", schema);
         this.lockedTime = AttributeDescription.valueOf("pwdAccountLockedTime", schema);
         this.policyDn = AttributeDescription.valueOf("ds-pwp-password-policy-dn", schema);
+        this.changedTime = AttributeDescription.valueOf("pwdChangedTime", schema);
+        this.graceUseTime = AttributeDescription.valueOf("pwdGraceUseTime", schema);
     }
 
     /**
@@ -150,6 +156,85 @@ public final class Accounts {
         PasswordPolicy policy = policyOf(entry);
         return policy == null ? 0 : failures.count(entry.getName(), policy.failureExpiration().toMillis(),
                 clock.getAsLong());
+    }
+
+    /**
+     * Where a password that just matched stands under its policy's maximum age. An entry without
+     * {@code pwdChangedTime} (its password set before the server kept it, or loaded without it) never expires.
+     */
+    public PasswordAge passwordAge(Entry entry) {
+        PasswordPolicy policy = policyOf(entry);
+        if (policy == null || !policy.expiry().expires()) {
+            return PasswordAge.CURRENT;
+        }
+        Attribute changed = entry.getAttribute(changedTime);
+        if (changed == null || changed.isEmpty()) {
+            return PasswordAge.CURRENT;
+        }
+        long expiresAt;
+        try {
+            expiresAt = GeneralizedTime.valueOf(changed.firstValueAsString()).getTimeInMillis()
+                    + policy.expiry().maxAge().toMillis();
+        } catch (LocalizedIllegalArgumentException e) {
+            return PasswordAge.CURRENT; // the schema checks the syntax on write
+        }
+        long left = expiresAt - clock.getAsLong();
+        if (left <= 0) {
+            Attribute used = entry.getAttribute(graceUseTime);
+            int graceLeft = policy.expiry().graceLogins() - (used == null ? 0 : used.size());
+            return new PasswordAge(true, 0, Math.max(0, graceLeft));
+        }
+        if (left <= policy.expiry().warning().toMillis()) {
+            return new PasswordAge(false, Math.max(1, left / 1000), 0);
+        }
+        return PasswordAge.CURRENT;
+    }
+
+    /**
+     * Where a password stands: expired (with the grace logins it has left), about to (seconds left, for the
+     * Password Policy control's warning), or neither.
+     *
+     * @param secondsToExpiry above 0 within the policy's warning interval, else 0
+     */
+    public record PasswordAge(boolean expired, long secondsToExpiry, int graceLoginsLeft) {
+        public static final PasswordAge CURRENT = new PasswordAge(false, 0, 0);
+    }
+
+    /**
+     * Records a grace login of an expired password: adds now to {@code pwdGraceUseTime}, in one backend
+     * transaction (which may block), as {@link #lock} does.
+     */
+    public EntryChange useGraceLogin(Backend backend, DN account) throws BackendException {
+        String now = GeneralizedTime.valueOf(clock.getAsLong()).toString();
+        return backend.modifyEntry(account, current -> {
+            Entry next = LinkedHashMapEntry.deepCopyOfEntry(current);
+            Attribute used = next.getAttribute(graceUseTime);
+            LinkedAttribute more = used == null ? new LinkedAttribute(graceUseTime) : new LinkedAttribute(used);
+            more.add(now);
+            next.replaceAttribute(more);
+            return next;
+        });
+    }
+
+    /**
+     * Sets {@code pwdChangedTime} on an entry whose password a write changes (and drops its grace logins), or
+     * removes it with the password: called by every write that may change a password, inside its transaction.
+     *
+     * @param before the entry before the write, {@code null} for an add
+     */
+    public void stampPasswordChange(Entry before, Entry after) {
+        Set<ByteString> old = before == null ? Set.of() : new HashSet<>(password.storedValues(before));
+        Set<ByteString> now = new HashSet<>(password.storedValues(after));
+        if (old.equals(now)) {
+            return;
+        }
+        after.removeAttribute(graceUseTime);
+        if (now.isEmpty()) {
+            after.removeAttribute(changedTime);
+        } else {
+            after.replaceAttribute(new LinkedAttribute(changedTime,
+                    GeneralizedTime.valueOf(clock.getAsLong()).toString()));
+        }
     }
 
     /**

@@ -13,12 +13,12 @@ import io.bindfirst.server.pwd.PasswordAttribute;
  * The attributes a bind reads from the entry (the password, the disabled flag, the lock, the per-user limits), as
  * the lower-case names and OIDs {@link io.bindfirst.server.backend.Backend#getEntry(
  * org.forgerock.opendj.ldap.DN, Set)} takes. Everything {@link AuthenticationInfo#user} and
- * {@link Accounts#whyRefused} look at must be listed here.
+ * {@link Accounts#whyRefused} and {@link Accounts#passwordAge} look at must be listed here.
  */
 public final class BindAttributes {
     private static final String[] TYPES = {
         PasswordAttribute.OID, "ds-pwp-account-disabled", "pwdAccountLockedTime", "ds-pwp-password-policy-dn",
-        "ds-rlim-size-limit", "ds-rlim-time-limit"
+        "pwdChangedTime", "pwdGraceUseTime", "ds-rlim-size-limit", "ds-rlim-time-limit"
     };
 
     private BindAttributes() {

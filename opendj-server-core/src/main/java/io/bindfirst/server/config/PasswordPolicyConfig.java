@@ -13,8 +13,9 @@ import io.bindfirst.server.pwd.PasswordPolicy;
 
 /**
  * Reads the password policies: the entries directly under {@code cn=Password Policies,cn=config}, with
- * OpenDJ's setting names and defaults (lockout off). A configuration without the default policy's entry (an
- * instance created before password policies existed) gets the default policy without lockout.
+ * OpenDJ's setting names and defaults (lockout off, passwords never expire, a 5-day expiry warning). A
+ * configuration without the default policy's entry (an instance created before password policies existed) gets
+ * the default policy without lockout or expiry.
  */
 final class PasswordPolicyConfig {
 
@@ -40,10 +41,17 @@ final class PasswordPolicyConfig {
         int count = ConfigLoader.integer(e, "ds-cfg-lockout-failure-count", 0, 0, 1_000_000);
         Duration duration = duration(e, "ds-cfg-lockout-duration");
         Duration expiry = duration(e, "ds-cfg-lockout-failure-expiration-interval");
-        return new PasswordPolicy(e.getName(), count, duration, expiry);
+        PasswordPolicy.Expiry passwordExpiry = new PasswordPolicy.Expiry(duration(e, "ds-cfg-max-password-age"),
+                duration(e, "ds-cfg-password-expiration-warning-interval", "5 d"),
+                ConfigLoader.integer(e, "ds-cfg-grace-login-count", 0, 0, 1_000));
+        return new PasswordPolicy(e.getName(), count, duration, expiry, passwordExpiry);
     }
 
     private static Duration duration(Entry e, String attr) throws ConfigException {
-        return ConfigUnits.duration(e.getName() + ": " + attr, ConfigLoader.string(e, attr, "0 s"));
+        return duration(e, attr, "0 s");
+    }
+
+    private static Duration duration(Entry e, String attr, String dflt) throws ConfigException {
+        return ConfigUnits.duration(e.getName() + ": " + attr, ConfigLoader.string(e, attr, dflt));
     }
 }

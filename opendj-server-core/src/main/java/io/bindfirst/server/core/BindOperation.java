@@ -20,12 +20,14 @@ import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyWarningType;
 import org.forgerock.opendj.ldap.requests.GenericBindRequest;
 import org.forgerock.opendj.ldap.responses.BindResult;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.CertificateMapping;
 import io.bindfirst.server.backend.Backend;
@@ -390,7 +392,47 @@ public class BindOperation extends Operation {
             return invalidCredentials();
         }
         server.accounts().succeeded(dn);
-        return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
+        Accounts.PasswordAge age = server.accounts().passwordAge(entry);
+        if (age.expired()) {
+            if (age.graceLoginsLeft() == 0) {
+                // As a wrong password would answer, so an expired password does not confirm a right guess.
+                return withPolicyError(invalidCredentials(), PasswordPolicyErrorType.PASSWORD_EXPIRED);
+            }
+            return onWorkers(() -> graceLogin(backend, dn, entry, age.graceLoginsLeft() - 1));
+        }
+        Result result = success(AuthenticationInfo.user(entry));
+        if (age.secondsToExpiry() > 0 && wantsPolicyState) {
+            result.addControl(PasswordPolicyResponseControl.newControl(
+                    PasswordPolicyWarningType.TIME_BEFORE_EXPIRATION, (int) Math.min(Integer.MAX_VALUE,
+                            age.secondsToExpiry())));
+        }
+        return unlessAWriteRaced(backend, dn, result, epoch);
+    }
+
+    /**
+     * An expired password with grace logins left: this bind uses one (recorded in the entry before it answers,
+     * so the count survives a restart) and succeeds, saying how many remain if asked.
+     */
+    private Result graceLogin(Backend backend, DN dn, Entry entry, int remaining) {
+        long epoch = server.writeEpoch().current();
+        try {
+            EntryChange change = server.accounts().useGraceLogin(backend, dn);
+            server.writeEpoch().advance();
+            changed(change);
+            entry = change.after();
+        } catch (BackendException e) {
+            return invalidCredentials(); // deleted meanwhile, or the backend failed
+        }
+        Result refused = refusal(entry); // disabled or locked since the password was checked
+        if (refused != null) {
+            return refused;
+        }
+        Result result = success(AuthenticationInfo.user(entry));
+        if (wantsPolicyState) {
+            result.addControl(PasswordPolicyResponseControl.newControl(
+                    PasswordPolicyWarningType.GRACE_LOGINS_REMAINING, remaining));
+        }
+        return unlessAWriteRaced(backend, dn, result, epoch + 1);
     }
 
     /**
@@ -415,9 +457,13 @@ public class BindOperation extends Operation {
     }
 
     private Result lockedOut() {
-        Result result = invalidCredentials();
+        return withPolicyError(invalidCredentials(), PasswordPolicyErrorType.ACCOUNT_LOCKED);
+    }
+
+    /** {@code result} with the Password Policy response control saying {@code error}, if the client asked. */
+    private Result withPolicyError(Result result, PasswordPolicyErrorType error) {
         if (wantsPolicyState) {
-            result.addControl(PasswordPolicyResponseControl.newControl(PasswordPolicyErrorType.ACCOUNT_LOCKED));
+            result.addControl(PasswordPolicyResponseControl.newControl(error));
         }
         return result;
     }

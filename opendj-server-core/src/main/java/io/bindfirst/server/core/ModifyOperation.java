@@ -67,6 +67,7 @@ public final class ModifyOperation extends WriteOperation {
                         server.schema());
                 SchemaChecker.check(updated, server.schema());
                 stampModified(updated);
+                server.accounts().stampPasswordChange(current, updated);
                 return updated;
             } catch (WriteException e) {
                 throw toBackend(e);

@@ -108,9 +108,12 @@ public final class PasswordModifyOperation extends WriteOperation {
             if (oldPassword != null && !server.passwordAttribute().anyMatches(current, oldPassword, Pacer.NONE)) {
                 throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
             }
-            Entry updated = new LinkedHashMapEntry(current);
+            // A deep copy: the SDK's copy constructor shares the attributes, and replacing one would change the
+            // entry as stored (the backend's "before"), so the change would look like no password change at all.
+            Entry updated = LinkedHashMapEntry.deepCopyOfEntry(current);
             updated.replaceAttribute(new LinkedAttribute(server.passwordAttribute().description(), stored));
             stampModified(updated);
+            server.accounts().stampPasswordChange(current, updated);
             return updated;
         });
     }

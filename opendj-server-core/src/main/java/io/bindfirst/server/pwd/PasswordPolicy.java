@@ -16,8 +16,44 @@ import org.forgerock.opendj.ldap.GeneralizedTime;
  *        deletes {@code pwdAccountLockedTime}
  * @param failureExpiration how long a failed bind counts ({@code ds-cfg-lockout-failure-expiration-interval});
  *        zero = until a successful bind or the lock
+ * @param expiry how long a password lasts, and what a bind with an old one gets
  */
-public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration) {
+public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration,
+                             Expiry expiry) {
+
+    /**
+     * Password expiry (OpenDJ's settings).
+     *
+     * @param maxAge how long after {@code pwdChangedTime} a password expires ({@code ds-cfg-max-password-age});
+     *        zero = never
+     * @param warning how long before then a bind with the Password Policy control is told the time left
+     *        ({@code ds-cfg-password-expiration-warning-interval})
+     * @param graceLogins binds an expired password may still make, each recorded in {@code pwdGraceUseTime}
+     *        ({@code ds-cfg-grace-login-count}); 0 = none: an expired password binds no more
+     */
+    public record Expiry(Duration maxAge, Duration warning, int graceLogins) {
+        /** Passwords never expire (with OpenDJ's default warning interval, which matters only with an age). */
+        public static final Expiry NEVER = new Expiry(Duration.ZERO, Duration.ofDays(5), 0);
+
+        public Expiry {
+            if (maxAge.isNegative() || warning.isNegative() || graceLogins < 0) {
+                throw new IllegalArgumentException("negative password expiry setting");
+            }
+        }
+
+        public boolean expires() {
+            return !maxAge.isZero();
+        }
+    }
+
+    /** Lockout settings only: passwords never expire. */
+    public PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration) {
+        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER);
+    }
+
+    public PasswordPolicy withExpiry(Expiry newExpiry) {
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, newExpiry);
+    }
 
     /** draft-behera's value of {@code pwdAccountLockedTime} for "locked until an administrator unlocks it". */
     public static final String LOCKED_UNTIL_RESET = "000001010000Z";

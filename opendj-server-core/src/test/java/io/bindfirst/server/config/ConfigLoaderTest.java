@@ -321,6 +321,11 @@ public class ConfigLoaderTest {
         assertEquals(policies.named(DN.valueOf("cn=services,cn=password policies,cn=config")).lockoutFailureCount(),
                 10);
         assertTrue(policies.anyLocksOut());
+        ServerConfig expiring = load(ConfigText.read(SHIPPED).set(dflt, "ds-cfg-max-password-age", "90 d")
+                .set(dflt, "ds-cfg-password-expiration-warning-interval", "1 w")
+                .set(dflt, "ds-cfg-grace-login-count", "2"));
+        assertEquals(expiring.passwords().policies().defaultPolicy().expiry(), new io.bindfirst.server.pwd
+                .PasswordPolicy.Expiry(java.time.Duration.ofDays(90), java.time.Duration.ofDays(7), 2));
     }
 
     @Test

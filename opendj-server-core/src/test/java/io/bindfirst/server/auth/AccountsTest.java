@@ -1,0 +1,145 @@
+package io.bindfirst.server.auth;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertNull;
+import static org.testng.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.GeneralizedTime;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.schema.Schema;
+import org.forgerock.opendj.ldif.LDIFEntryReader;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.PasswordPolicies;
+import io.bindfirst.server.pwd.PasswordPolicy;
+import io.bindfirst.server.pwd.PasswordSchemes;
+import io.bindfirst.server.schema.SchemaLoader;
+
+/** {@link Accounts} on the server schema with a clock the test moves: lock expiry, password age, stamps. */
+public class AccountsTest {
+    private static final DN SHORT = PasswordPolicies.PARENT.child("cn", "Short");
+    private static final long T0 = GeneralizedTime.valueOf("20261124040000Z").getTimeInMillis();
+
+    private final AtomicLong now = new AtomicLong(T0);
+    private Schema schema;
+    private Accounts accounts;
+
+    @BeforeClass
+    public void setUp() throws Exception {
+        schema = SchemaLoader.load(schemaDirectory());
+        PasswordPolicies policies = new PasswordPolicies(
+                new PasswordPolicy(PasswordPolicies.DEFAULT_DN, 3, Duration.ofMinutes(10), Duration.ZERO)
+                        .withExpiry(new PasswordPolicy.Expiry(Duration.ofDays(90), Duration.ofDays(5), 0)),
+                List.of(PasswordPolicy.withoutLockout(SHORT)
+                        .withExpiry(new PasswordPolicy.Expiry(Duration.ofHours(1), Duration.ZERO, 2))));
+        accounts = new Accounts(schema, policies,
+                new PasswordAttribute(schema, new PasswordSchemes("SSHA512", false)), now::get);
+    }
+
+    /** An entry read with the server schema, as the backend gives them (its attributes are the schema's types). */
+    private Entry user(String... lines) {
+        String[] all = new String[lines.length + 2];
+        all[0] = "dn: uid=u,ou=People,dc=example,dc=com";
+        all[1] = "userPassword: {SSHA}x";
+        System.arraycopy(lines, 0, all, 2, lines.length);
+        try (LDIFEntryReader reader = new LDIFEntryReader(all)) {
+            reader.setSchema(schema);
+            return reader.readEntry();
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private Attribute attribute(Entry e, String name) {
+        return e.getAttribute(AttributeDescription.valueOf(name, schema));
+    }
+
+    @Test
+    public void aLockEndsAfterThePolicysDurationButNotTheDraftsUntilReset() {
+        now.set(T0);
+        Entry locked = user("pwdAccountLockedTime: 20261124040000Z");
+        assertEquals(accounts.whyRefused(locked), "locked");
+        now.set(T0 + Duration.ofMinutes(10).toMillis() - 1);
+        assertTrue(accounts.isLocked(locked));
+        now.set(T0 + Duration.ofMinutes(10).toMillis());
+        assertNull(accounts.whyRefused(locked));
+        assertEquals(accounts.whyRefused(user("pwdAccountLockedTime: 000001010000Z")), "locked");
+        assertEquals(accounts.whyRefused(user("ds-pwp-account-disabled: TRUE")), "disabled");
+        assertEquals(accounts.whyRefused(user("ds-pwp-password-policy-dn: cn=Nowhere,cn=Password Policies,cn=config")),
+                "without a password policy");
+    }
+
+    @Test
+    public void aPasswordWarnsThenExpires() {
+        Entry e = user("pwdChangedTime: 20261124040000Z");
+        now.set(T0 + Duration.ofDays(84).toMillis());
+        assertEquals(accounts.passwordAge(e), Accounts.PasswordAge.CURRENT);
+        now.set(T0 + Duration.ofDays(89).toMillis());
+        Accounts.PasswordAge warned = accounts.passwordAge(e);
+        assertFalse(warned.expired());
+        assertEquals(warned.secondsToExpiry(), Duration.ofDays(1).toSeconds());
+        now.set(T0 + Duration.ofDays(90).toMillis());
+        Accounts.PasswordAge expired = accounts.passwordAge(e);
+        assertTrue(expired.expired());
+        assertEquals(expired.graceLoginsLeft(), 0);
+        assertEquals(accounts.passwordAge(user()), Accounts.PasswordAge.CURRENT, "never stamped: never expires");
+    }
+
+    @Test
+    public void graceLoginsLeftCountTheRecordedUses() {
+        now.set(T0 + Duration.ofHours(2).toMillis());
+        String policy = "ds-pwp-password-policy-dn: " + SHORT;
+        assertEquals(accounts.passwordAge(user(policy, "pwdChangedTime: 20261124040000Z")).graceLoginsLeft(), 2);
+        assertEquals(accounts.passwordAge(user(policy, "pwdChangedTime: 20261124040000Z",
+                "pwdGraceUseTime: 20261124050000Z")).graceLoginsLeft(), 1);
+        assertEquals(accounts.passwordAge(user(policy, "pwdChangedTime: 20261124040000Z",
+                "pwdGraceUseTime: 20261124050000Z", "pwdGraceUseTime: 20261124050001Z")).graceLoginsLeft(), 0);
+    }
+
+    @Test
+    public void aNewPasswordIsStampedAndClearsGraceLogins() {
+        now.set(T0);
+        Entry before = user("pwdChangedTime: 20200101000000Z", "pwdGraceUseTime: 20200601000000Z");
+        Entry same = LinkedHashMapEntry.deepCopyOfEntry(before);
+        accounts.stampPasswordChange(before, same);
+        assertEquals(attribute(same, "pwdChangedTime").firstValueAsString(), "20200101000000Z");
+        Entry changed = LinkedHashMapEntry.deepCopyOfEntry(before);
+        changed.replaceAttribute(new LinkedAttribute(AttributeDescription.valueOf("userPassword", schema), "{SSHA}y"));
+        accounts.stampPasswordChange(before, changed);
+        assertEquals(GeneralizedTime.valueOf(attribute(changed, "pwdChangedTime").firstValueAsString())
+                .getTimeInMillis(), T0);
+        assertNull(attribute(changed, "pwdGraceUseTime"));
+        Entry removed = LinkedHashMapEntry.deepCopyOfEntry(before);
+        removed.removeAttribute(AttributeDescription.valueOf("userPassword", schema));
+        accounts.stampPasswordChange(before, removed);
+        assertNull(attribute(removed, "pwdChangedTime"));
+        Entry added = user();
+        accounts.stampPasswordChange(null, added);
+        assertNotNull(attribute(added, "pwdChangedTime"));
+    }
+
+    private static Path schemaDirectory() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("config").resolve("schema");
+            if (Files.isRegularFile(candidate.resolve("00-core.ldif"))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("config/schema not found above " + Path.of("").toAbsolutePath());
+    }
+}
