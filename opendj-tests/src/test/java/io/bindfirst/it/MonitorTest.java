@@ -263,6 +263,20 @@ public class MonitorTest {
     }
 
     @Test
+    public void theRootDseNamesTheMonitorAsOpenDjDoes() throws Exception {
+        try (LDAPConnection anonymous = server.connect()) {
+            SearchResultEntry dse = anonymous.searchForEntry("", SearchScope.BASE, "(objectClass=*)",
+                    "ds-private-naming-contexts");
+            assertEquals(new TreeSet<>(List.of(dse.getAttributeValues("ds-private-naming-contexts"))),
+                    new TreeSet<>(List.of("cn=config", MONITOR, "cn=schema")), dse.toLDIFString());
+            // Operational: not among the user attributes, and not a naming context.
+            SearchResultEntry user = anonymous.searchForEntry("", SearchScope.BASE, "(objectClass=*)");
+            assertFalse(user.hasAttribute("ds-private-naming-contexts"), user.toLDIFString());
+            assertFalse(List.of(anonymous.getRootDSE().getNamingContextDNs()).contains(MONITOR));
+        }
+    }
+
+    @Test
     public void ldapsearchAsRootGetsTheEntries() throws Exception {
         LdapTools.require("ldapsearch");
         LdapTools.Run r = LdapTools.run("ldapsearch", "-x", "-LLL", "-H", "ldap://127.0.0.1:" + server.port(),

@@ -51,6 +51,13 @@ public final class Backends implements AutoCloseable {
         return backend == configBackend;
     }
 
+    /** The server's own suffixes ({@code cn=config}, {@code cn=monitor}), not naming contexts. */
+    public List<DN> privateSuffixes() {
+        List<DN> out = new ArrayList<>(configBackend.baseDNs());
+        out.addAll(monitorBackend.baseDNs());
+        return out;
+    }
+
     /** The public suffixes, as the root DSE lists them in {@code namingContexts}. */
     public List<DN> namingContexts() {
         return namingContexts;
