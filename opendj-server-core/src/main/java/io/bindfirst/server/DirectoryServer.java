@@ -35,6 +35,9 @@ import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
+import io.bindfirst.server.monitor.MonitorBackend;
+import io.bindfirst.server.monitor.MonitorSubtree;
+import io.bindfirst.server.monitor.OperationCounts;
 import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.net.LdapConnectionHandler;
 import io.bindfirst.server.plugin.Plugin;
@@ -126,8 +129,6 @@ public final class DirectoryServer implements AutoCloseable {
                 opened.add(b);
                 createSampleData(b, config.sampleEntries().getOrDefault(bc.id(), 0), schema, schemes, passwords);
             }
-            DN configSuffix = DN.valueOf("cn=config");
-            Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()));
             if (config.accessLog() != null) {
                 try {
                     accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(), 65_536);
@@ -145,17 +146,31 @@ public final class DirectoryServer implements AutoCloseable {
             ServerConfig.WorkQueue wq = config.workQueue();
             slowLane = new SlowLane(wq.slowLaneThreads(), wq.capacity(), wq.slowLaneCpuShare(), pool);
             connections = new ClientConnections(l.maxConnections(), config.limits().idleTimeLimitSeconds());
+            AuthenticatedUsers<BoundConnection> authenticatedUsers =
+                    new AuthenticatedUsers<>(BoundConnection::id, connections::byId);
+            OperationCounts operationCounts = new OperationCounts();
+            TlsStatistics tlsStatistics = new TlsStatistics();
+            // cn=monitor reads these parts of the server live, whenever it is searched.
+            MonitorBackend monitor = MonitorSubtree.backend(schema, new MonitorSubtree.Sources(
+                    System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
+                    tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened));
+            DN configSuffix = DN.valueOf("cn=config");
+            Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
+                    monitor);
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
-                    new AuthenticatedUsers<>(BoundConnection::id, connections::byId), new WriteEpoch(),
-                    new RootOnlyPolicy(passwords, configSuffix), accessLog,
-                    new VirtualEntries(schema, backends.namingContexts(), tls != null && l.allowStartTls(),
+                    authenticatedUsers, new WriteEpoch(),
+                    new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN), accessLog,
+                    new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
+                            tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates()),
                     BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    new Accounts(schema, config.passwords().policies(), passwords, System::currentTimeMillis));
+                    new Accounts(schema, config.passwords().policies(), passwords, System::currentTimeMillis),
+                    operationCounts);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
-                    new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections);
+                    new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,
+                    tlsStatistics);
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
             return new DirectoryServer(ctx, workQueue, handler, tls);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {

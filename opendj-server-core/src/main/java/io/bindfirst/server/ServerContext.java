@@ -13,6 +13,7 @@ import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.log.AccessLog;
+import io.bindfirst.server.monitor.OperationCounts;
 import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordSchemes;
@@ -27,12 +28,13 @@ public record ServerContext(ServerConfig config, Schema schema, Backends backend
                             RootUsers rootUsers, AuthenticatedUsers<BoundConnection> authenticatedUsers,
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
-                            SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts) {
+                            SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts,
+                            OperationCounts operationCounts) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
                 writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane,
-                passwordAttribute, accounts);
+                passwordAttribute, accounts, operationCounts);
     }
 }

@@ -195,6 +195,11 @@ final class JeBackend implements Backend {
     }
 
     @Override
+    public long bindCacheEntries() {
+        return bindCache.size();
+    }
+
+    @Override
     public long entryCount() throws BackendException {
         return storage.read(entries::count);
     }

@@ -12,8 +12,14 @@ import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
  * The access rules until full access control comes: root users may do anything. Everyone else (anonymous
- * too) may read every entry but the configuration, and every attribute but passwords; a user may change
- * their own password (by modify or Password Modify) and nothing else.
+ * too) may read every entry but the configuration and the monitor entries, and every attribute but
+ * passwords; a user may change their own password (by modify or Password Modify) and nothing else.
+ *
+ * <p>The monitor ({@code cn=monitor}) is root-only like the configuration, and refused the same way (a
+ * search based there is {@code insufficientAccessRights}, a compare {@code noSuchObject}): its numbers tell
+ * an outsider how loaded the server is, how many users are bound, which TLS handshakes fail and why, and
+ * whether the credential caches are warm, which is help in timing or overloading it, and nothing a client
+ * needs to use the directory.
  */
 public final class RootOnlyPolicy implements AccessPolicy {
     private static final AccessDecision ADD = AccessDecision.deny("Only root users may add entries");
@@ -25,6 +31,7 @@ public final class RootOnlyPolicy implements AccessPolicy {
             AccessDecision.deny("Only root users may change other users' passwords");
     private static final AccessDecision CONFIGURATION =
             AccessDecision.deny("Only root users may read the configuration");
+    private static final AccessDecision MONITOR = AccessDecision.deny("Only root users may read the monitor entries");
     private static final AccessDecision READ_PASSWORD =
             AccessDecision.deny("Only root users may read " + PasswordAttribute.NAME);
     private static final AccessDecision COMPARE_PASSWORD =
@@ -32,20 +39,29 @@ public final class RootOnlyPolicy implements AccessPolicy {
 
     private final PasswordAttribute passwords;
     private final DN configuration;
+    private final DN monitor;
 
     /**
      * @param passwords what the password attribute is
      * @param configuration the suffix of the configuration entries ({@code cn=config}), readable by root
      *        users only
+     * @param monitor the suffix of the monitor entries ({@code cn=monitor}), readable by root users only
      */
-    public RootOnlyPolicy(PasswordAttribute passwords, DN configuration) {
+    public RootOnlyPolicy(PasswordAttribute passwords, DN configuration, DN monitor) {
         this.passwords = passwords;
         this.configuration = configuration;
+        this.monitor = monitor;
     }
 
     @Override
     public AccessDecision maySee(AuthenticationInfo who, DN dn) {
-        return who.root() || !dn.isSubordinateOrEqualTo(configuration) ? AccessDecision.ALLOW : CONFIGURATION;
+        if (who.root()) {
+            return AccessDecision.ALLOW;
+        }
+        if (dn.isSubordinateOrEqualTo(configuration)) {
+            return CONFIGURATION;
+        }
+        return dn.isSubordinateOrEqualTo(monitor) ? MONITOR : AccessDecision.ALLOW;
     }
 
     @Override

@@ -132,6 +132,14 @@ public interface Backend extends AutoCloseable {
      */
     long importEntries(Iterator<Entry> entries) throws BackendException;
 
+    /**
+     * How many entries the backend's bind cache holds now (the entries a re-bind finds without reading
+     * storage), or -1 when it keeps none: for cn=monitor, so it must be cheap and take no lock a bind takes.
+     */
+    default long bindCacheEntries() {
+        return -1;
+    }
+
     /** How many entries the backend holds. */
     long entryCount() throws BackendException;
 

@@ -8,15 +8,19 @@ import org.forgerock.opendj.ldap.DN;
 /**
  * The backends of a running server and which DN belongs to which. Built once at start; immutable.
  * Base DNs never overlap (checked when the configuration is read), so at most one backend holds a DN.
+ * Besides the user backends, the server's own: the configuration ({@code cn=config}) and the monitor
+ * ({@code cn=monitor}); neither is a naming context, so only a search based at or below them reaches them.
  */
 public final class Backends implements AutoCloseable {
     private final List<Backend> userBackends;
     private final Backend configBackend;
+    private final Backend monitorBackend;
     private final List<DN> namingContexts;
 
-    public Backends(List<Backend> userBackends, Backend configBackend) {
+    public Backends(List<Backend> userBackends, Backend configBackend, Backend monitorBackend) {
         this.userBackends = List.copyOf(userBackends);
         this.configBackend = configBackend;
+        this.monitorBackend = monitorBackend;
         List<DN> contexts = new ArrayList<>();
         for (Backend b : userBackends) {
             contexts.addAll(b.baseDNs());
@@ -33,9 +37,11 @@ public final class Backends implements AutoCloseable {
                 }
             }
         }
-        for (DN base : configBackend.baseDNs()) {
-            if (dn.isSubordinateOrEqualTo(base)) {
-                return configBackend;
+        for (Backend b : List.of(configBackend, monitorBackend)) {
+            for (DN base : b.baseDNs()) {
+                if (dn.isSubordinateOrEqualTo(base)) {
+                    return b;
+                }
             }
         }
         return null;
@@ -43,6 +49,13 @@ public final class Backends implements AutoCloseable {
 
     public boolean isConfigBackend(Backend backend) {
         return backend == configBackend;
+    }
+
+    /** The server's own suffixes ({@code cn=config}, {@code cn=monitor}), not naming contexts. */
+    public List<DN> privateSuffixes() {
+        List<DN> out = new ArrayList<>(configBackend.baseDNs());
+        out.addAll(monitorBackend.baseDNs());
+        return out;
     }
 
     /** The public suffixes, as the root DSE lists them in {@code namingContexts}. */
@@ -60,5 +73,6 @@ public final class Backends implements AutoCloseable {
             b.close();
         }
         configBackend.close();
+        monitorBackend.close();
     }
 }

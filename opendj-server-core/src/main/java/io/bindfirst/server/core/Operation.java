@@ -204,6 +204,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     private void finish(Result result) {
         resultCode = result.getResultCode();
+        server.operationCounts().completed(operationType()); // one LongAdder add: cn=monitor's counts
         session.operationDone(this);
         server.plugins().invokePost(PluginPhase.POST_OPERATION, this);
         long etime = System.nanoTime() - startNanos;

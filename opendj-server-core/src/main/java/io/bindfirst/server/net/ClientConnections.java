@@ -36,6 +36,9 @@ public final class ClientConnections implements AutoCloseable {
     private final Attribute<ClientConnection> own =
             Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ClientConnections.class.getName() + ".own");
     private final AtomicInteger count = new AtomicInteger();
+    /** The most connections open at once, and how many were admitted in all: for cn=monitor. */
+    private final AtomicInteger peak = new AtomicInteger();
+    private final AtomicLong admitted = new AtomicLong();
     /** Numbers connections per server, not per JVM: tests run several servers in one JVM. */
     private final AtomicLong nextId = new AtomicLong();
     private final int max;
@@ -95,6 +98,10 @@ public final class ClientConnections implements AutoCloseable {
                 return false;
             }
             if (count.compareAndSet(n, n + 1)) {
+                admitted.incrementAndGet();
+                if (n + 1 > peak.get()) {
+                    peak.accumulateAndGet(n + 1, Math::max);
+                }
                 open.put(c.id(), c);
                 Ends ends = Ends.of(c.localAddress(), c.peerAddress());
                 if (ends != null) {
@@ -156,6 +163,16 @@ public final class ClientConnections implements AutoCloseable {
 
     public int max() {
         return max;
+    }
+
+    /** The most connections that were open at once since the start. */
+    public int peak() {
+        return peak.get();
+    }
+
+    /** Connections admitted since the start (those refused at the maximum are not counted). */
+    public long admitted() {
+        return admitted.get();
     }
 
     private void disconnectIdle() {

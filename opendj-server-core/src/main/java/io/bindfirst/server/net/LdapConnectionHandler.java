@@ -40,7 +40,7 @@ public final class LdapConnectionHandler implements AutoCloseable {
     private final LdapTransport transport;
     private final GrizzlyLDAPListener listener;
     private final GrizzlyLDAPListener ldapsListener;
-    private final TlsStatistics tlsStatistics = new TlsStatistics();
+    private final TlsStatistics tlsStatistics;
     private final TlsLayer tlsLayer;
 
     /**
@@ -51,12 +51,15 @@ public final class LdapConnectionHandler implements AutoCloseable {
      * @param operations  builds the operation that answers each request
      * @param connections the server's open connections (the registry of authenticated users resolves
      *                    through them); closed with this handler, or if it cannot start
+     * @param tlsStatistics where the TLS handshakes are counted (made by the server, which publishes them)
      */
     public LdapConnectionHandler(ServerConfig.Listener ldap, ServerConfig.Listener ldaps, TlsContext tls,
                                  Schema schema, OperationFactory operations,
                                  AuthenticatedUsers<BoundConnection> authenticatedUsers, AccessLog accessLog,
-                                 WorkQueue workQueue, ClientConnections connections) throws IOException {
+                                 WorkQueue workQueue, ClientConnections connections, TlsStatistics tlsStatistics)
+            throws IOException {
         this.connections = connections;
+        this.tlsStatistics = tlsStatistics;
         this.gate = new ReadGate(workQueue, connections);
         this.transport = new LdapTransport(ldap.selectorThreads(), gate);
         // Decode leniently: with the strict schema an unknown attribute in a request fails decoding, and

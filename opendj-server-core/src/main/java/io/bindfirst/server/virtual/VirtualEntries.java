@@ -35,11 +35,14 @@ public final class VirtualEntries {
     private final Entry schemaEntry;
 
     /**
+     * @param privateSuffixes the server's own suffixes besides {@code cn=schema} ({@code cn=config},
+     *        {@code cn=monitor}), listed as OpenDJ lists them, in {@code ds-private-naming-contexts}
      * @param startTls whether the LDAP listener offers StartTLS (the root DSE lists it only then)
      * @param saslExternal whether client certificates are asked for (EXTERNAL is listed only then)
      */
-    public VirtualEntries(Schema schema, List<DN> namingContexts, boolean startTls, boolean saslExternal) {
-        this.rootDse = rootDse(schema, namingContexts, startTls, saslExternal);
+    public VirtualEntries(Schema schema, List<DN> namingContexts, List<DN> privateSuffixes, boolean startTls,
+                          boolean saslExternal) {
+        this.rootDse = rootDse(schema, namingContexts, privateSuffixes, startTls, saslExternal);
         this.schemaEntry = schemaEntry(schema);
     }
 
@@ -51,12 +54,18 @@ public final class VirtualEntries {
         return schemaEntry;
     }
 
-    private static Entry rootDse(Schema schema, List<DN> namingContexts, boolean startTls, boolean saslExternal) {
+    private static Entry rootDse(Schema schema, List<DN> namingContexts, List<DN> privateSuffixes,
+                                 boolean startTls, boolean saslExternal) {
         Entry e = new LinkedHashMapEntry(DN.rootDN());
         e.addAttribute("objectClass", "top", "ds-root-dse");
         for (DN dn : namingContexts) {
             e.addAttribute("namingContexts", dn.toString());
         }
+        // Where a client finds cn=monitor (and the configuration): OpenDJ's attribute for it.
+        for (DN dn : privateSuffixes) {
+            e.addAttribute("ds-private-naming-contexts", dn.toString());
+        }
+        e.addAttribute("ds-private-naming-contexts", SCHEMA_DN.toString());
         e.addAttribute("subschemaSubentry", SCHEMA_DN.toString());
         e.addAttribute("supportedLDAPVersion", "3");
         e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY);

@@ -109,6 +109,16 @@ public final class SlowLane implements AutoCloseable {
         t.stretchStart = System.nanoTime();
     }
 
+    /** The lane's threads. */
+    public int threads() {
+        return executor.getCorePoolSize();
+    }
+
+    /** Operations waiting for a lane thread now. */
+    public int waiting() {
+        return executor.getQueue().size();
+    }
+
     /** Pauses since the start: how often the lane gave way. */
     public long timesPaused() {
         return timesPaused.get();

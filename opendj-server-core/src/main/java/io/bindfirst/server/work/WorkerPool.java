@@ -111,6 +111,21 @@ public final class WorkerPool implements WorkQueue {
         this.caughtUp = callback;
     }
 
+    /** The worker threads. */
+    public int threads() {
+        return executor.getCorePoolSize();
+    }
+
+    /** Operations held now, waiting or running. */
+    public int held() {
+        return pending.get();
+    }
+
+    /** Operations waiting for a worker now. */
+    public int waiting() {
+        return executor.getQueue().size();
+    }
+
     /** The most operations held at once since the start (waiting or running): what the bound held to. */
     public int mostPending() {
         return mostPending.get();

@@ -25,7 +25,8 @@ import io.bindfirst.server.pwd.PasswordSchemes;
 public class RootOnlyPolicyTest {
     private static final Schema SCHEMA = Schema.getCoreSchema();
     private static final AccessPolicy POLICY = new RootOnlyPolicy(
-            new PasswordAttribute(SCHEMA, new PasswordSchemes("SSHA", false)), DN.valueOf("cn=config"));
+            new PasswordAttribute(SCHEMA, new PasswordSchemes("SSHA", false)), DN.valueOf("cn=config"),
+            DN.valueOf("cn=monitor"));
 
     private static final DN SELF = DN.valueOf("uid=self,ou=People,dc=example,dc=com");
     private static final DN OTHER = DN.valueOf("uid=other,ou=People,dc=example,dc=com");
@@ -75,6 +76,19 @@ public class RootOnlyPolicyTest {
         }
         allowed(POLICY.maySee(ROOT, DN.valueOf("cn=config")));
         allowed(POLICY.maySee(ROOT, CONFIG_ENTRY));
+    }
+
+    @Test
+    public void monitorEntriesAreForRootOnly() {
+        DN tls = DN.valueOf("cn=TLS,cn=monitor");
+        for (AuthenticationInfo who : List.of(ANONYMOUS, USER)) {
+            refused(POLICY.maySee(who, DN.valueOf("cn=monitor")), "Only root users may read the monitor entries");
+            refused(POLICY.maySee(who, tls), "Only root users may read the monitor entries");
+        }
+        allowed(POLICY.maySee(ROOT, DN.valueOf("cn=monitor")));
+        allowed(POLICY.maySee(ROOT, tls));
+        // Only that subtree: an entry merely named like it is visible.
+        allowed(POLICY.maySee(USER, DN.valueOf("cn=monitor,dc=example,dc=com")));
     }
 
     @Test

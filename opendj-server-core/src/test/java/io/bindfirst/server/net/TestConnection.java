@@ -17,6 +17,7 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.log.AccessLog;
+import io.bindfirst.server.monitor.OperationCounts;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.plugin.PluginInvoker;
 
@@ -41,7 +42,7 @@ final class TestConnection {
                 List.of());
         // Only what Operation.run and finish touch: plugins and the access log. No backend, schema or registry.
         server = new ServerContext(config, null, null, null, null, null, null, null, AccessLog.DISABLED, null,
-                Set.of(), new PluginInvoker(List.of()), null, null, null);
+                Set.of(), new PluginInvoker(List.of()), null, null, null, new OperationCounts());
         // No SDK context: it is used to write notices and to name the peer, and nothing here does either.
         connection = new ClientConnection(null, new ClientConnections(1, 0), null, AccessLog.DISABLED,
                 maxConcurrentOps, null, false);

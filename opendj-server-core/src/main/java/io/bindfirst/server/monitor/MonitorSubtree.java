@@ -1,0 +1,39 @@
+package io.bindfirst.server.monitor;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.net.ClientConnections;
+import io.bindfirst.server.pwd.VerifiedCredentials;
+import io.bindfirst.server.tls.TlsStatistics;
+import io.bindfirst.server.work.SlowLane;
+import io.bindfirst.server.work.WorkerPool;
+
+/** Puts the {@code cn=monitor} entries together over the live parts of one server. */
+public final class MonitorSubtree {
+
+    /** The live parts of a server that the monitor entries read. */
+    public record Sources(long startMillis, LongSupplier clock, ClientConnections connections,
+                          OperationCounts operations, TlsStatistics tls, WorkerPool workers, SlowLane slowLane,
+                          AuthenticatedUsers<?> authenticatedUsers, VerifiedCredentials verifiedCredentials,
+                          List<Backend> userBackends) {
+    }
+
+    private MonitorSubtree() {
+    }
+
+    /** The {@code cn=monitor} backend: the server entry first, then one entry per part, in this order. */
+    public static MonitorBackend backend(Schema schema, Sources s) {
+        return new MonitorBackend(schema, List.of(
+                new ServerMonitor(s.startMillis(), s.clock(), s.connections(), s.operations()),
+                new TlsMonitor(s.tls()),
+                new WorkQueueMonitor(s.workers(), s.slowLane()),
+                new AuthenticatedUsersMonitor(s.authenticatedUsers()),
+                new CredentialCachesMonitor(s.verifiedCredentials(), s.userBackends()),
+                new JvmMonitor()));
+    }
+}
