@@ -151,9 +151,12 @@ public final class DirectoryServer implements AutoCloseable {
             OperationCounts operationCounts = new OperationCounts();
             TlsStatistics tlsStatistics = new TlsStatistics();
             // cn=monitor reads these parts of the server live, whenever it is searched.
+            Accounts accounts = new Accounts(schema, config.passwords().policies(), passwords,
+                    System::currentTimeMillis);
             MonitorBackend monitor = MonitorSubtree.backend(schema, new MonitorSubtree.Sources(
                     System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
-                    tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened));
+                    tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened,
+                    accounts));
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
                     monitor);
@@ -165,8 +168,7 @@ public final class DirectoryServer implements AutoCloseable {
                             tls != null && tls.requestsClientCertificates()),
                     BindAttributes.of(schema),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    new Accounts(schema, config.passwords().policies(), passwords, System::currentTimeMillis),
-                    operationCounts);
+                    accounts, operationCounts);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,

@@ -49,7 +49,8 @@ public class MonitorTest {
     private static final String AUTHENTICATED = "cn=Authenticated Users,cn=monitor";
     private static final String CACHES = "cn=Credential Caches,cn=monitor";
     private static final String JVM = "cn=JVM,cn=monitor";
-    private static final Set<String> CHILDREN = Set.of(TLS, WORK_QUEUE, AUTHENTICATED, CACHES, JVM);
+    private static final String PASSWORD_POLICY = "cn=Password Policy,cn=monitor";
+    private static final Set<String> CHILDREN = Set.of(TLS, WORK_QUEUE, AUTHENTICATED, CACHES, PASSWORD_POLICY, JVM);
 
     private TestServer server;
     private LDAPConnection root;

@@ -115,6 +115,7 @@ public class PasswordLockoutTest {
     @Test
     public void aStormOfWrongPasswordsWritesOnceAndSuccessfulBindsWriteNothing() throws Exception {
         String dn = TestServer.user(4);
+        long lockouts = monitorCount("ds-mon-lockouts");
         long before = server.server().context().writeEpoch().current();
         try (LDAPConnection c = server.connect()) {
             for (int i = 0; i < 300; i++) {
@@ -123,6 +124,7 @@ public class PasswordLockoutTest {
             }
         }
         assertEquals(server.server().context().writeEpoch().current() - before, 1, "one write: the lock");
+        assertEquals(monitorCount("ds-mon-lockouts") - lockouts, 1, "cn=monitor counts the lock");
         String user5 = TestServer.user(5);
         long quiet = server.server().context().writeEpoch().current();
         try (LDAPConnection c = server.connect()) {
@@ -229,7 +231,11 @@ public class PasswordLockoutTest {
         root.modify(dn, new Modification(ModificationType.REPLACE, "ds-pwp-password-policy-dn", policy.toString()));
     }
 
-    private String lockedTime(String dn) throws LDAPException {
+    private long monitorCount(String attribute) throws LDAPException {
+        return root.getEntry("cn=Password Policy,cn=monitor", attribute).getAttributeValueAsLong(attribute);
+    }
+
+        private String lockedTime(String dn) throws LDAPException {
         return root.getEntry(dn, "pwdAccountLockedTime").getAttributeValue("pwdAccountLockedTime");
     }
 }

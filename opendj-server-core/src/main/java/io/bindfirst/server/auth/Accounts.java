@@ -2,6 +2,7 @@ package io.bindfirst.server.auth;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
@@ -40,6 +41,9 @@ public final class Accounts {
 
     private final PasswordPolicies policies;
     private final LoginFailures failures = new LoginFailures();
+    /** Locks and grace logins written since the start, for cn=monitor. */
+    private final LongAdder locksWritten = new LongAdder();
+    private final LongAdder graceLoginsUsed = new LongAdder();
     private final PasswordAttribute password;
     private final LongSupplier clock;
     private final AttributeDescription disabled;
@@ -151,6 +155,21 @@ public final class Accounts {
         }
     }
 
+    /** Accounts with failed binds counted in memory (not yet forgotten, expired out or locked). */
+    public int accountsWithFailures() {
+        return failures.accounts();
+    }
+
+    /** Accounts locked by failed binds since the start. */
+    public long locksWritten() {
+        return locksWritten.sum();
+    }
+
+    /** Grace logins of expired passwords used since the start. */
+    public long graceLoginsUsed() {
+        return graceLoginsUsed.sum();
+    }
+
     /** The failures that count now against {@code entry}'s account, under its policy. */
     public int failureCount(Entry entry) {
         PasswordPolicy policy = policyOf(entry);
@@ -206,6 +225,7 @@ public final class Accounts {
      */
     public EntryChange useGraceLogin(Backend backend, DN account) throws BackendException {
         String now = GeneralizedTime.valueOf(clock.getAsLong()).toString();
+        graceLoginsUsed.increment();
         return backend.modifyEntry(account, current -> {
             Entry next = LinkedHashMapEntry.deepCopyOfEntry(current);
             Attribute used = next.getAttribute(graceUseTime);
@@ -250,6 +270,7 @@ public final class Accounts {
             next.replaceAttribute(new LinkedAttribute(lockedTime, now));
             return next;
         });
+        locksWritten.increment();
         LOG.info("{} is locked: its failed binds reached its password policy's lockout count", account);
         return change;
     }

@@ -5,6 +5,7 @@ import java.util.function.LongSupplier;
 
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.net.ClientConnections;
@@ -20,7 +21,7 @@ public final class MonitorSubtree {
     public record Sources(long startMillis, LongSupplier clock, ClientConnections connections,
                           OperationCounts operations, TlsStatistics tls, WorkerPool workers, SlowLane slowLane,
                           AuthenticatedUsers<?> authenticatedUsers, VerifiedCredentials verifiedCredentials,
-                          List<Backend> userBackends) {
+                          List<Backend> userBackends, Accounts accounts) {
     }
 
     private MonitorSubtree() {
@@ -34,6 +35,7 @@ public final class MonitorSubtree {
                 new WorkQueueMonitor(s.workers(), s.slowLane()),
                 new AuthenticatedUsersMonitor(s.authenticatedUsers()),
                 new CredentialCachesMonitor(s.verifiedCredentials(), s.userBackends()),
+                new PasswordPolicyMonitor(s.accounts()),
                 new JvmMonitor()));
     }
 }
