@@ -14,7 +14,7 @@ usage: benchmarks/bind-bench.sh [options] [-- extra Maven arguments]
                         (default 10000 started, 5000 given)
   --idle N              idle connections opened and bound before the warm-up, held silent (default 0)
   --slow-fraction F     slow connections as a fraction of all: round(threads*F/(1-F)) more (default 0)
-  --slow-kind K         pbkdf2 | search | mixed (default mixed)
+  --slow-kind K         pbkdf2 | search | mixed | wrong_password (PBKDF2 users, wrong passwords) (default mixed)
   --slow-iterations N   PBKDF2 iterations of the slow users (default 9000000, about 2 s of CPU here)
   --server M            inprocess | fork (default inprocess; fork by itself above 2000 idle connections)
   --host H              a server already listening (with --port)

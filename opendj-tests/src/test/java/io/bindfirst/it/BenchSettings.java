@@ -39,6 +39,11 @@ final class BenchSettings {
         PBKDF2,
         /** Unindexed subtree search over the whole suffix, bound as root. */
         SEARCH,
+        /**
+         * Simple bind with a wrong password as a user whose password is a {PBKDF2-HMAC-SHA256} hash: a
+         * password-guessing storm, which no verified-credential cache can make cheap.
+         */
+        WRONG_PASSWORD,
         /** Slow connection i does PBKDF2 if i is even, SEARCH if odd. */
         MIXED;
 

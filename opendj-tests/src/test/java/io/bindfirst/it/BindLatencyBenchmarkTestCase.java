@@ -68,7 +68,8 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
  * for more than 2,000 idle connections when no port is given, so that the client's and the server's
  * sockets do not share one process's descriptor limit;</li>
  * <li>{@code idle} (0);</li>
- * <li>{@code slowFraction} (0, below 1), {@code slowKind} ({@code pbkdf2}, {@code search} or
+ * <li>{@code slowFraction} (0, below 1), {@code slowKind} ({@code pbkdf2}, {@code search},
+ * {@code wrong_password} (PBKDF2 users, wrong passwords: invalidCredentials is their expected answer) or
  * {@code mixed}, the default: even slow connections PBKDF2, odd ones search), {@code slowIterations}
  * ({@link BenchSettings#DEFAULT_SLOW_ITERATIONS}, about 2 s of CPU per bind on the 2-core machine where it
  * was measured), {@code rootDN} ("cn=Directory Manager") and {@code rootPassword} ("password").</li>

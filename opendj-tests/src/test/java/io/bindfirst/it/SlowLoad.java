@@ -31,6 +31,8 @@ import io.bindfirst.server.pwd.Pbkdf2HmacSha256Scheme;
  * <li>{@code search}: bound as root (no size, time or lookthrough limit), a subtree search of the whole
  * suffix with {@value #SEARCH_FILTER}: employeeNumber is in every sample user and has no index, so the
  * server reads and tests every entry, and returns none.</li>
+ * <li>{@code wrong_password}: the {@code pbkdf2} bind with a wrong password, whose invalidCredentials counts as
+ * the operation done: a password-guessing storm, a full derivation every time.</li>
  * </ul>
  * Latencies of slow operations completing in the measured window go to their own histogram. Any other
  * result than success (busy, timeLimitExceeded, a timeout after {@value #RESPONSE_TIMEOUT_MS} ms, a broken
@@ -71,7 +73,7 @@ final class SlowLoad {
     void prepare() throws LDAPException {
         List<Integer> pbkdf2 = new ArrayList<>();
         for (int k = 0; k < s.slowConnections(); k++) {
-            if (s.slowKind.of(k) == BenchSettings.SlowKind.PBKDF2) {
+            if (s.slowKind.of(k) != BenchSettings.SlowKind.SEARCH) {
                 pbkdf2.add(k);
             }
         }
@@ -186,7 +188,8 @@ final class SlowLoad {
         }
 
         private void loop() {
-            SimpleBindRequest bind = new SimpleBindRequest(slowUser(index), PASSWORD);
+            SimpleBindRequest bind = new SimpleBindRequest(slowUser(index),
+                    kind == BenchSettings.SlowKind.WRONG_PASSWORD ? "not-" + PASSWORD : PASSWORD);
             while (!stopped && System.nanoTime() < measureTo) {
                 LDAPConnection c = connection;
                 if (c == null) {
@@ -205,7 +208,7 @@ final class SlowLoad {
                 long t0 = System.nanoTime();
                 ResultCode code;
                 try {
-                    if (kind == BenchSettings.SlowKind.PBKDF2) {
+                    if (kind != BenchSettings.SlowKind.SEARCH) {
                         code = c.bind(bind).getResultCode();
                     } else {
                         SearchRequest r = new SearchRequest(SEARCH_BASE, SearchScope.SUB, SEARCH_FILTER, "1.1");
@@ -218,7 +221,8 @@ final class SlowLoad {
                 if (stopped) {
                     return;
                 }
-                if (code == ResultCode.SUCCESS) {
+                if (code == ResultCode.SUCCESS || kind == BenchSettings.SlowKind.WRONG_PASSWORD
+                        && code == ResultCode.INVALID_CREDENTIALS) { // the answer a guess gets
                     if (t1 >= measureFrom && t1 < measureTo) {
                         histogram.recordValue(Math.min(Math.max(t1 - t0, LOWEST_NANOS), HIGHEST_NANOS));
                     }

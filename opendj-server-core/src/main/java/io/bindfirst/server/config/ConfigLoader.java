@@ -100,7 +100,7 @@ public final class ConfigLoader {
                 integer(wq, "ds-cfg-max-work-queue-capacity", 10_000, 1, 10_000_000),
                 integer(wq, "ds-cfg-num-slow-lane-threads", 2, 1, 1024),
                 integer(wq, "ds-cfg-slow-lane-cpu-share", 5, 1, 100),
-                integer(wq, "ds-cfg-slow-lane-password-work-factor", 100_000, 1, Integer.MAX_VALUE));
+                integer(wq, "ds-cfg-slow-lane-password-work-factor", 1_000, 1, Integer.MAX_VALUE));
 
         Entry ldap = require(LDAP_HANDLER);
         if (!bool(ldap, "ds-cfg-enabled", true)) {
