@@ -1,14 +1,12 @@
 package io.bindfirst.server.auth;
 
 import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
-import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.GeneralizedTime;
@@ -51,6 +49,7 @@ public final class Accounts {
     private final AttributeDescription policyDn;
     private final AttributeDescription changedTime;
     private final AttributeDescription graceUseTime;
+    private final PasswordChanges changes;
 
     /**
      * @param schema the server schema (it defines the account attributes)
@@ -64,8 +63,9 @@ public final class Accounts {
         this.disabled = AttributeDescription.valueOf("ds-pwp-account-disabled", schema);
         this.lockedTime = AttributeDescription.valueOf("pwdAccountLockedTime", schema);
         this.policyDn = AttributeDescription.valueOf("ds-pwp-password-policy-dn", schema);
-        this.changedTime = AttributeDescription.valueOf("pwdChangedTime", schema);
-        this.graceUseTime = AttributeDescription.valueOf("pwdGraceUseTime", schema);
+        this.changedTime = PasswordChanges.changedTime(schema);
+        this.graceUseTime = PasswordChanges.graceUseTime(schema);
+        this.changes = new PasswordChanges(schema, this, password, clock);
     }
 
     /**
@@ -127,6 +127,11 @@ public final class Accounts {
         }
         return failures.failed(entry.getName(), policy.lockoutFailureCount(),
                 policy.failureExpiration().toMillis(), clock.getAsLong());
+    }
+
+    /** What writes that change a password do under the policies: the history's check, the stamps. */
+    public PasswordChanges passwordChanges() {
+        return changes;
     }
 
     /** A successful bind: the account's failures are forgotten. Costs nothing while no account has failures. */
@@ -234,27 +239,6 @@ public final class Accounts {
             next.replaceAttribute(more);
             return next;
         });
-    }
-
-    /**
-     * Sets {@code pwdChangedTime} on an entry whose password a write changes (and drops its grace logins), or
-     * removes it with the password: called by every write that may change a password, inside its transaction.
-     *
-     * @param before the entry before the write, {@code null} for an add
-     */
-    public void stampPasswordChange(Entry before, Entry after) {
-        Set<ByteString> old = before == null ? Set.of() : new HashSet<>(password.storedValues(before));
-        Set<ByteString> now = new HashSet<>(password.storedValues(after));
-        if (old.equals(now)) {
-            return;
-        }
-        after.removeAttribute(graceUseTime);
-        if (now.isEmpty()) {
-            after.removeAttribute(changedTime);
-        } else {
-            after.replaceAttribute(new LinkedAttribute(changedTime,
-                    GeneralizedTime.valueOf(clock.getAsLong()).toString()));
-        }
     }
 
     /**

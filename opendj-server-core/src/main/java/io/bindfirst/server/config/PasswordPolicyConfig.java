@@ -44,7 +44,8 @@ final class PasswordPolicyConfig {
         PasswordPolicy.Expiry passwordExpiry = new PasswordPolicy.Expiry(duration(e, "ds-cfg-max-password-age"),
                 duration(e, "ds-cfg-password-expiration-warning-interval", "5 d"),
                 ConfigLoader.integer(e, "ds-cfg-grace-login-count", 0, 0, 1_000));
-        return new PasswordPolicy(e.getName(), count, duration, expiry, passwordExpiry);
+        return new PasswordPolicy(e.getName(), count, duration, expiry, passwordExpiry,
+                ConfigLoader.integer(e, "ds-cfg-password-history-count", 0, 0, 100));
     }
 
     private static Duration duration(Entry e, String attr) throws ConfigException {

@@ -70,7 +70,7 @@ public final class AddOperation extends WriteOperation {
         addRdnValues(entry, request.getName().rdn());
         hashPasswords(entry);
         stampCreated(entry);
-        server.accounts().stampPasswordChange(null, entry);
+        server.accounts().passwordChanges().stamp(null, entry);
         SchemaChecker.check(entry, server.schema());
         return null;
     }

@@ -62,17 +62,34 @@ public final class ModifyOperation extends WriteOperation {
     @Override
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.modifyEntry(request.getName(), current -> {
+            server.accounts().passwordChanges().refuseReused(current, newClearPasswords());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
                         server.schema());
                 SchemaChecker.check(updated, server.schema());
                 stampModified(updated);
-                server.accounts().stampPasswordChange(current, updated);
+                server.accounts().passwordChanges().stamp(current, updated);
                 return updated;
             } catch (WriteException e) {
                 throw toBackend(e);
             }
         });
+    }
+
+    /** The passwords in clear that the request adds or replaces (a root user's pre-encoded values are not). */
+    private List<ByteString> newClearPasswords() {
+        List<ByteString> out = new ArrayList<>();
+        for (Modification m : request.getModifications()) {
+            ModificationType t = m.getModificationType();
+            if (isPassword(m) && (t == ModificationType.ADD || t == ModificationType.REPLACE)) {
+                for (ByteString v : m.getAttribute()) {
+                    if (!PasswordValues.looksEncoded(v)) {
+                        out.add(v);
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private boolean isPassword(Modification m) {

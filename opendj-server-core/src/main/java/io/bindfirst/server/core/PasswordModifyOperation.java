@@ -46,6 +46,8 @@ public final class PasswordModifyOperation extends WriteOperation {
     private ByteString generated;
     /** The new password as stored, encoded by {@link #prepare} before the transaction. */
     private ByteString stored;
+    /** The new password in clear, for the password history's check in the transaction; never logged. */
+    private ByteString newClear;
 
     public PasswordModifyOperation(ServerContext server, Session session, int messageId,
                                    ExtendedRequest<?> request) {
@@ -97,6 +99,7 @@ public final class PasswordModifyOperation extends WriteOperation {
             newPassword = generated;
         }
         stored = server.passwordSchemes().encode(newPassword);
+        newClear = newPassword;
         return null;
     }
 
@@ -110,10 +113,11 @@ public final class PasswordModifyOperation extends WriteOperation {
             }
             // A deep copy: the SDK's copy constructor shares the attributes, and replacing one would change the
             // entry as stored (the backend's "before"), so the change would look like no password change at all.
+            server.accounts().passwordChanges().refuseReused(current, List.of(newClear));
             Entry updated = LinkedHashMapEntry.deepCopyOfEntry(current);
             updated.replaceAttribute(new LinkedAttribute(server.passwordAttribute().description(), stored));
             stampModified(updated);
-            server.accounts().stampPasswordChange(current, updated);
+            server.accounts().passwordChanges().stamp(current, updated);
             return updated;
         });
     }

@@ -17,9 +17,11 @@ import org.forgerock.opendj.ldap.GeneralizedTime;
  * @param failureExpiration how long a failed bind counts ({@code ds-cfg-lockout-failure-expiration-interval});
  *        zero = until a successful bind or the lock
  * @param expiry how long a password lasts, and what a bind with an old one gets
+ * @param historyCount how many earlier passwords a new one may not repeat ({@code ds-cfg-password-history-count},
+ *        kept in {@code pwdHistory}); 0 = none (the current one may be set again)
  */
 public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration,
-                             Expiry expiry) {
+                             Expiry expiry, int historyCount) {
 
     /**
      * Password expiry (OpenDJ's settings).
@@ -48,18 +50,24 @@ public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDur
 
     /** Lockout settings only: passwords never expire. */
     public PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration) {
-        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER);
+        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER, 0);
     }
 
     public PasswordPolicy withExpiry(Expiry newExpiry) {
-        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, newExpiry);
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, newExpiry,
+                historyCount);
+    }
+
+    public PasswordPolicy withHistoryCount(int count) {
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry, count);
     }
 
     /** draft-behera's value of {@code pwdAccountLockedTime} for "locked until an administrator unlocks it". */
     public static final String LOCKED_UNTIL_RESET = "000001010000Z";
 
     public PasswordPolicy {
-        if (lockoutFailureCount < 0 || lockoutDuration.isNegative() || failureExpiration.isNegative()) {
+        if (lockoutFailureCount < 0 || lockoutDuration.isNegative() || failureExpiration.isNegative()
+                || historyCount < 0) {
             throw new IllegalArgumentException("negative lockout setting in " + dn);
         }
     }

@@ -54,7 +54,7 @@ public final class PasswordValues {
     }
 
     /** {@code {NAME}rest}: any scheme name, known or not, so a migrated {CRYPT} value is never re-hashed. */
-    static boolean looksEncoded(ByteString v) {
+    public static boolean looksEncoded(ByteString v) {
         if (v.length() < 3 || v.byteAt(0) != '{') {
             return false;
         }

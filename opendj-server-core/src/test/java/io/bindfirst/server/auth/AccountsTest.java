@@ -116,20 +116,20 @@ public class AccountsTest {
         now.set(T0);
         Entry before = user("pwdChangedTime: 20200101000000Z", "pwdGraceUseTime: 20200601000000Z");
         Entry same = LinkedHashMapEntry.deepCopyOfEntry(before);
-        accounts.stampPasswordChange(before, same);
+        accounts.passwordChanges().stamp(before, same);
         assertEquals(attribute(same, "pwdChangedTime").firstValueAsString(), "20200101000000Z");
         Entry changed = LinkedHashMapEntry.deepCopyOfEntry(before);
         changed.replaceAttribute(new LinkedAttribute(AttributeDescription.valueOf("userPassword", schema), "{SSHA}y"));
-        accounts.stampPasswordChange(before, changed);
+        accounts.passwordChanges().stamp(before, changed);
         assertEquals(GeneralizedTime.valueOf(attribute(changed, "pwdChangedTime").firstValueAsString())
                 .getTimeInMillis(), T0);
         assertNull(attribute(changed, "pwdGraceUseTime"));
         Entry removed = LinkedHashMapEntry.deepCopyOfEntry(before);
         removed.removeAttribute(AttributeDescription.valueOf("userPassword", schema));
-        accounts.stampPasswordChange(before, removed);
+        accounts.passwordChanges().stamp(before, removed);
         assertNull(attribute(removed, "pwdChangedTime"));
         Entry added = user();
-        accounts.stampPasswordChange(null, added);
+        accounts.passwordChanges().stamp(null, added);
         assertNotNull(attribute(added, "pwdChangedTime"));
     }
 

@@ -1,0 +1,145 @@
+package io.bindfirst.server.auth;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.GeneralizedTime;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.PasswordPolicy;
+
+/**
+ * What a write that changes a password does under the account's password policy, inside its transaction: refuse
+ * a password the history remembers, then stamp {@code pwdChangedTime}, clear {@code pwdGraceUseTime} and move the
+ * replaced values into {@code pwdHistory}. Thread-safe (no state but the configuration).
+ */
+public final class PasswordChanges {
+    private final Accounts accounts;
+    private final PasswordAttribute password;
+    private final LongSupplier clock;
+    private final AttributeDescription changedTime;
+    private final AttributeDescription graceUseTime;
+    private final AttributeDescription history;
+
+    PasswordChanges(Schema schema, Accounts accounts, PasswordAttribute password, LongSupplier clock) {
+        this.accounts = accounts;
+        this.password = password;
+        this.clock = clock;
+        this.changedTime = changedTime(schema);
+        this.graceUseTime = graceUseTime(schema);
+        this.history = AttributeDescription.valueOf("pwdHistory", schema);
+    }
+
+    static AttributeDescription changedTime(Schema schema) {
+        return AttributeDescription.valueOf("pwdChangedTime", schema);
+    }
+
+    static AttributeDescription graceUseTime(Schema schema) {
+        return AttributeDescription.valueOf("pwdGraceUseTime", schema);
+    }
+
+    /**
+     * Refuses a new password that repeats the current one or one of the last {@code ds-cfg-password-history-count}
+     * (none when the policy keeps no history). Called inside the write's transaction, with the clear passwords
+     * the request gives; each is checked against every remembered value (a hash each).
+     *
+     * @throws BackendException constraintViolation naming the rule (never the password)
+     */
+    public void refuseReused(Entry current, Iterable<ByteString> clearPasswords) throws BackendException {
+        PasswordPolicy policy = accounts.policyOf(current);
+        if (policy == null || policy.historyCount() == 0) {
+            return;
+        }
+        List<ByteString> remembered = new ArrayList<>(password.storedValues(current));
+        remembered.addAll(historyValues(current));
+        for (ByteString clear : clearPasswords) {
+            if (!password.storedMatching(remembered, clear).isEmpty()) {
+                throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, "The new password is the current one "
+                        + "or one of the last " + policy.historyCount()
+                        + " (ds-cfg-password-history-count): choose another");
+            }
+        }
+    }
+
+    /** The stored passwords in {@code pwdHistory}, newest first (draft-behera: time#syntax#length#value). */
+    private List<ByteString> historyValues(Entry entry) {
+        Attribute h = entry.getAttribute(history);
+        if (h == null) {
+            return List.of();
+        }
+        List<String> raw = new ArrayList<>();
+        for (ByteString v : h) {
+            raw.add(v.toString());
+        }
+        raw.sort(Comparator.reverseOrder()); // the time leads: newest first
+        List<ByteString> out = new ArrayList<>(raw.size());
+        for (String r : raw) {
+            String[] parts = r.split("#", 4);
+            if (parts.length == 4) {
+                out.add(ByteString.valueOfUtf8(parts[3]));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Sets {@code pwdChangedTime} on an entry whose password a write changes (and drops its grace logins), or
+     * removes it with the password: called by every write that may change a password, inside its transaction.
+     * With a password history, the replaced values join {@code pwdHistory}, which keeps the policy's count.
+     *
+     * @param before the entry before the write, {@code null} for an add
+     */
+    public void stamp(Entry before, Entry after) {
+        Set<ByteString> old = before == null ? Set.of() : new HashSet<>(password.storedValues(before));
+        Set<ByteString> now = new HashSet<>(password.storedValues(after));
+        if (old.equals(now)) {
+            return;
+        }
+        String time = GeneralizedTime.valueOf(clock.getAsLong()).toString();
+        PasswordPolicy policy = accounts.policyOf(after);
+        if (before != null && policy != null && policy.historyCount() > 0) {
+            rememberReplaced(old, now, after, policy.historyCount(), time);
+        }
+        after.removeAttribute(graceUseTime);
+        if (now.isEmpty()) {
+            after.removeAttribute(changedTime);
+        } else {
+            after.replaceAttribute(new LinkedAttribute(changedTime, time));
+        }
+    }
+
+    /** Adds the replaced stored values to {@code pwdHistory}, keeping the newest {@code count}. */
+    private void rememberReplaced(Set<ByteString> old, Set<ByteString> now, Entry after, int count, String time) {
+        List<String> values = new ArrayList<>();
+        for (ByteString v : old) {
+            if (!now.contains(v)) {
+                values.add(time + "#1.3.6.1.4.1.1466.115.121.1.40#" + v.length() + "#" + v);
+            }
+        }
+        Attribute h = after.getAttribute(history);
+        if (h != null) {
+            for (ByteString v : h) {
+                values.add(v.toString());
+            }
+        }
+        values.sort(Comparator.reverseOrder());
+        LinkedAttribute kept = new LinkedAttribute(history);
+        for (String v : values.subList(0, Math.min(count, values.size()))) {
+            kept.add(v);
+        }
+        after.replaceAttribute(kept);
+    }
+
+}

@@ -1,0 +1,96 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertTrue;
+
+import java.util.List;
+
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPResult;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.extensions.PasswordModifyExtendedRequest;
+
+import io.bindfirst.server.pwd.PasswordPolicies;
+import io.bindfirst.server.pwd.PasswordPolicy;
+
+/**
+ * The password history (draft-behera, OpenDJ's {@code ds-cfg-password-history-count}) end to end: a new
+ * password may not repeat the current one or the last N, whether set by modify or Password Modify, by the user
+ * or by root; the history holds hashes, the newest N.
+ */
+public class PasswordHistoryTest {
+    /** draft-behera's form: time#syntax OID (octet string)#length#the stored (hashed) value. */
+    private static final String HISTORY_VALUE =
+            "\\d{14}(\\.\\d+)?Z#1\\.3\\.6\\.1\\.4\\.1\\.1466\\.115\\.121\\.1\\.40#\\d+#\\{SSHA512}.+";
+    private TestServer server;
+    private LDAPConnection root;
+
+    @BeforeClass
+    public void start() throws Exception {
+        PasswordPolicies policies = new PasswordPolicies(
+                PasswordPolicy.withoutLockout(PasswordPolicies.DEFAULT_DN).withHistoryCount(2), List.of());
+        server = TestServer.start(10, c -> c.withPasswordPolicies(policies));
+        root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stop() {
+        if (root != null) {
+            root.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    public void aNewPasswordMayNotRepeatTheCurrentOneOrTheLastTwo() throws Exception {
+        String dn = TestServer.user(1);
+        for (String p : new String[] {"first-pw", "second-pw", "third-pw"}) {
+            root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", p));
+        }
+        try (LDAPConnection self = server.bindAs(dn, "third-pw")) {
+            for (String reused : new String[] {"third-pw", "second-pw", "first-pw"}) {
+                LDAPResult r = self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null, reused));
+                assertEquals(r.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, reused);
+                assertTrue(r.getDiagnosticMessage().contains("ds-cfg-password-history-count"),
+                        r.getDiagnosticMessage());
+                assertFalse(r.getDiagnosticMessage().contains(reused), "the message never holds the password");
+            }
+            assertEquals(self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null, "fourth-pw"))
+                    .getResultCode(), ResultCode.SUCCESS);
+        }
+        // Now the history is third and second: first was pushed out, and may come back.
+        LDAPException e = org.testng.Assert.expectThrows(LDAPException.class,
+                () -> root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "second-pw")));
+        assertEquals(e.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, "root's changes are checked too");
+        root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "first-pw"));
+        server.bindAs(dn, "first-pw").close();
+        String[] history = root.getEntry(dn, "pwdHistory").getAttributeValues("pwdHistory");
+        assertEquals(history.length, 2, String.join(", ", history));
+        for (String h : history) {
+            assertTrue(h.matches(HISTORY_VALUE), h);
+            assertFalse(h.contains("-pw"), "hashes, never the clear passwords: " + h);
+        }
+    }
+
+    @Test
+    public void ldappasswdIsRefusedWithConstraintViolation() throws Exception {
+        LdapTools.require("ldappasswd");
+        String dn = TestServer.user(2);
+        root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "tool-pw-1"));
+        LdapTools.Run r = LdapTools.run("ldappasswd", "-x", "-H", "ldap://127.0.0.1:" + server.port(), "-D", dn,
+                "-w", "tool-pw-1", "-s", "tool-pw-1");
+        assertEquals(r.exit(), 1, r.output()); // ldappasswd's exit status for a refused change
+        assertTrue(r.output().contains("Constraint violation (19)"), r.output());
+        assertTrue(r.output().contains("ds-cfg-password-history-count"), r.output());
+    }
+}
