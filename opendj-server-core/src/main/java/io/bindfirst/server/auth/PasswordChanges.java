@@ -19,6 +19,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordPolicy;
+import io.bindfirst.server.pwd.PasswordValidator;
 
 /**
  * What a write that changes a password does under the account's password policy, inside its transaction: refuse
@@ -51,15 +52,20 @@ public final class PasswordChanges {
     }
 
     /**
-     * Refuses a new password that repeats the current one or one of the last {@code ds-cfg-password-history-count}
-     * (none when the policy keeps no history). Called inside the write's transaction, with the clear passwords
-     * the request gives; each is checked against every remembered value (a hash each).
+     * Refuses a new password that a validator of the account's policy refuses, or that repeats the current one or
+     * one of the last {@code ds-cfg-password-history-count} (none when the policy keeps no history). Called inside
+     * the write's transaction, with the clear passwords the request gives; each is checked against every
+     * remembered value (a hash each).
      *
      * @throws BackendException constraintViolation naming the rule (never the password)
      */
-    public void refuseReused(Entry current, Iterable<ByteString> clearPasswords) throws BackendException {
+    public void refuse(Entry current, Iterable<ByteString> clearPasswords) throws BackendException {
         PasswordPolicy policy = accounts.policyOf(current);
-        if (policy == null || policy.historyCount() == 0) {
+        if (policy == null) {
+            return;
+        }
+        refuseWeak(policy, clearPasswords);
+        if (policy.historyCount() == 0) {
             return;
         }
         List<ByteString> remembered = new ArrayList<>(password.storedValues(current));
@@ -69,6 +75,30 @@ public final class PasswordChanges {
                 throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, "The new password is the current one "
                         + "or one of the last " + policy.historyCount()
                         + " (ds-cfg-password-history-count): choose another");
+            }
+        }
+    }
+
+    /**
+     * Refuses a new password that a validator of {@code entry}'s policy refuses (an add: no history to check).
+     *
+     * @throws BackendException constraintViolation saying what the rule wants
+     */
+    public void refuseWeak(Entry entry, Iterable<ByteString> clearPasswords) throws BackendException {
+        PasswordPolicy policy = accounts.policyOf(entry);
+        if (policy != null) {
+            refuseWeak(policy, clearPasswords);
+        }
+    }
+
+    private static void refuseWeak(PasswordPolicy policy, Iterable<ByteString> clearPasswords)
+            throws BackendException {
+        for (ByteString clear : clearPasswords) {
+            for (PasswordValidator v : policy.validators()) {
+                String why = v.refusal(clear.toString());
+                if (why != null) {
+                    throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, why);
+                }
             }
         }
     }

@@ -488,7 +488,7 @@ public final class ConfigLoader {
         }
     }
 
-    private static DN dn(Entry e, String attr, String value) throws ConfigException {
+    static DN dn(Entry e, String attr, String value) throws ConfigException {
         try {
             return DN.valueOf(value);
         } catch (LocalizedIllegalArgumentException ex) {

@@ -5,6 +5,7 @@ import java.util.List;
 import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedAttribute;
@@ -68,6 +69,11 @@ public final class AddOperation extends WriteOperation {
         }
         entry = new LinkedHashMapEntry(request);
         addRdnValues(entry, request.getName().rdn());
+        try {
+            server.accounts().passwordChanges().refuseWeak(entry, clearPasswords(entry));
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
         hashPasswords(entry);
         stampCreated(entry);
         server.accounts().passwordChanges().stamp(null, entry);
@@ -90,6 +96,21 @@ public final class AddOperation extends WriteOperation {
                 entry.addAttribute(new LinkedAttribute(ad, ava.getAttributeValue()));
             }
         }
+    }
+
+    /** The passwords the request gives in clear (a root user's pre-encoded values are not). */
+    private List<ByteString> clearPasswords(Entry entry) {
+        List<ByteString> out = new java.util.ArrayList<>();
+        for (Attribute a : entry.getAllAttributes()) {
+            if (server.passwordAttribute().isPassword(a.getAttributeDescription())) {
+                for (ByteString v : a) {
+                    if (!PasswordValues.looksEncoded(v)) {
+                        out.add(v);
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private void hashPasswords(Entry entry) throws PasswordValues.Refused {

@@ -62,7 +62,7 @@ public final class ModifyOperation extends WriteOperation {
     @Override
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.modifyEntry(request.getName(), current -> {
-            server.accounts().passwordChanges().refuseReused(current, newClearPasswords());
+            server.accounts().passwordChanges().refuse(current, newClearPasswords());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
                         server.schema());

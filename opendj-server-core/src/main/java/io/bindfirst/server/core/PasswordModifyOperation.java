@@ -113,7 +113,7 @@ public final class PasswordModifyOperation extends WriteOperation {
             }
             // A deep copy: the SDK's copy constructor shares the attributes, and replacing one would change the
             // entry as stored (the backend's "before"), so the change would look like no password change at all.
-            server.accounts().passwordChanges().refuseReused(current, List.of(newClear));
+            server.accounts().passwordChanges().refuse(current, List.of(newClear));
             Entry updated = LinkedHashMapEntry.deepCopyOfEntry(current);
             updated.replaceAttribute(new LinkedAttribute(server.passwordAttribute().description(), stored));
             stampModified(updated);

@@ -1,6 +1,7 @@
 package io.bindfirst.server.pwd;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.DN;
@@ -19,9 +20,10 @@ import org.forgerock.opendj.ldap.GeneralizedTime;
  * @param expiry how long a password lasts, and what a bind with an old one gets
  * @param historyCount how many earlier passwords a new one may not repeat ({@code ds-cfg-password-history-count},
  *        kept in {@code pwdHistory}); 0 = none (the current one may be set again)
+ * @param validators the rules a new password must follow ({@code ds-cfg-password-validator}); none by default
  */
 public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration,
-                             Expiry expiry, int historyCount) {
+                             Expiry expiry, int historyCount, List<PasswordValidator> validators) {
 
     /**
      * Password expiry (OpenDJ's settings).
@@ -50,16 +52,22 @@ public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDur
 
     /** Lockout settings only: passwords never expire. */
     public PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration) {
-        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER, 0);
+        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER, 0, List.of());
     }
 
     public PasswordPolicy withExpiry(Expiry newExpiry) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, newExpiry,
-                historyCount);
+                historyCount, validators);
     }
 
     public PasswordPolicy withHistoryCount(int count) {
-        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry, count);
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry, count,
+                validators);
+    }
+
+    public PasswordPolicy withValidators(List<PasswordValidator> newValidators) {
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry,
+                historyCount, newValidators);
     }
 
     /** draft-behera's value of {@code pwdAccountLockedTime} for "locked until an administrator unlocks it". */
@@ -70,6 +78,7 @@ public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDur
                 || historyCount < 0) {
             throw new IllegalArgumentException("negative lockout setting in " + dn);
         }
+        validators = List.copyOf(validators);
     }
 
     /** A policy that never locks an account by itself: every {@code pwdAccountLockedTime} locks until deleted. */

@@ -350,4 +350,21 @@ public class ConfigLoaderTest {
         ServerConfig c = load(ConfigText.of(text.substring(0, from) + text.substring(to)));
         assertEquals(c.passwords().policies(), io.bindfirst.server.pwd.PasswordPolicies.defaults());
     }
+
+    @Test
+    public void aPolicyNamesItsValidators() throws Exception {
+        String dflt = "cn=Default Password Policy,cn=Password Policies,cn=config";
+        String length = "cn=Length-Based Password Validator,cn=Password Validators,cn=config";
+        ServerConfig c = load(ConfigText.read(SHIPPED).replace("ds-cfg-password-history-count: 0\n",
+                "ds-cfg-password-history-count: 0\nds-cfg-password-validator: " + length + "\n"));
+        assertEquals(c.passwords().policies().defaultPolicy().validators(), java.util.List.of(
+                new io.bindfirst.server.pwd.PasswordValidator.Length(DN.valueOf(length), 8, 0)));
+        ConfigException e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED).replace(
+                "ds-cfg-password-history-count: 0\n", "ds-cfg-password-history-count: 0\n"
+                        + "ds-cfg-password-validator: cn=Nothing,cn=Password Validators,cn=config\n")));
+        assertTrue(e.getMessage().contains(dflt) && e.getMessage().contains("cn=Nothing"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED).replace(
+                "ds-cfg-character-set: 1:0123456789", "ds-cfg-character-set: digits")));
+        assertTrue(e.getMessage().contains("COUNT:CHARACTERS"), e.getMessage());
+    }
 }

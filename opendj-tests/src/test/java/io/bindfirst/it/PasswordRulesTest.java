@@ -6,10 +6,12 @@ import static org.testng.Assert.assertTrue;
 
 import java.util.List;
 
+import org.forgerock.opendj.ldap.DN;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
@@ -20,13 +22,16 @@ import com.unboundid.ldap.sdk.extensions.PasswordModifyExtendedRequest;
 
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
+import io.bindfirst.server.pwd.PasswordValidator;
 
 /**
- * The password history (draft-behera, OpenDJ's {@code ds-cfg-password-history-count}) end to end: a new
- * password may not repeat the current one or the last N, whether set by modify or Password Modify, by the user
- * or by root; the history holds hashes, the newest N.
+ * The rules a new password must follow, end to end: the history (draft-behera, OpenDJ's
+ * {@code ds-cfg-password-history-count}): a new password may not repeat the current one or the last N, whether
+ * set by modify or Password Modify, by the user or by root, and the history holds hashes, the newest N; and the
+ * policy's validators (length, character sets), for add, modify and Password Modify.
  */
-public class PasswordHistoryTest {
+public class PasswordRulesTest {
+    private static final DN STRICT = PasswordPolicies.PARENT.child("cn", "Strict");
     /** draft-behera's form: time#syntax OID (octet string)#length#the stored (hashed) value. */
     private static final String HISTORY_VALUE =
             "\\d{14}(\\.\\d+)?Z#1\\.3\\.6\\.1\\.4\\.1\\.1466\\.115\\.121\\.1\\.40#\\d+#\\{SSHA512}.+";
@@ -36,7 +41,12 @@ public class PasswordHistoryTest {
     @BeforeClass
     public void start() throws Exception {
         PasswordPolicies policies = new PasswordPolicies(
-                PasswordPolicy.withoutLockout(PasswordPolicies.DEFAULT_DN).withHistoryCount(2), List.of());
+                PasswordPolicy.withoutLockout(PasswordPolicies.DEFAULT_DN).withHistoryCount(2), List.of(
+                        PasswordPolicy.withoutLockout(STRICT).withValidators(List.of(
+                                new PasswordValidator.Length(STRICT, 10, 0),
+                                new PasswordValidator.CharacterSets(STRICT, List.of(
+                                        new PasswordValidator.CharacterSets.CharacterSet(1, "0123456789")),
+                                        true, 0)))));
         server = TestServer.start(10, c -> c.withPasswordPolicies(policies));
         root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
     }
@@ -80,6 +90,29 @@ public class PasswordHistoryTest {
             assertTrue(h.matches(HISTORY_VALUE), h);
             assertFalse(h.contains("-pw"), "hashes, never the clear passwords: " + h);
         }
+    }
+
+    @Test
+    public void theValidatorsOfTheAccountsPolicyRuleAddModifyAndPasswordModify() throws Exception {
+        String dn = TestServer.user(3);
+        root.modify(dn, new Modification(ModificationType.REPLACE, "ds-pwp-password-policy-dn", STRICT.toString()));
+        LDAPException shortOne = org.testng.Assert.expectThrows(LDAPException.class,
+                () -> root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "short1")));
+        assertEquals(shortOne.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+        assertTrue(shortOne.getDiagnosticMessage().contains("at least 10 characters"), shortOne.getMessage());
+        LDAPResult noDigit = root.processExtendedOperation(
+                new PasswordModifyExtendedRequest(dn, null, "long-enough-but-no-digit"));
+        assertEquals(noDigit.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+        root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "long-enough-1"));
+        server.bindAs(dn, "long-enough-1").close();
+        LDAPException add = org.testng.Assert.expectThrows(LDAPException.class, () -> root.add(
+                "uid=strict.new," + TestServer.PEOPLE, new Attribute("objectClass", "top", "person",
+                        "organizationalPerson", "inetOrgPerson"), new Attribute("uid", "strict.new"),
+                new Attribute("cn", "s"), new Attribute("sn", "s"),
+                new Attribute("ds-pwp-password-policy-dn", STRICT.toString()), new Attribute("userPassword", "x1")));
+        assertEquals(add.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+        // The default policy has no validators: a short password is fine there.
+        root.modify(TestServer.user(4), new Modification(ModificationType.REPLACE, "userPassword", "s1"));
     }
 
     @Test
