@@ -4,6 +4,7 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.DN;
@@ -12,12 +13,20 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.BindResult;
+import com.unboundid.ldap.sdk.Control;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldap.sdk.SimpleBindRequest;
+import com.unboundid.ldap.sdk.experimental.DraftBeheraLDAPPasswordPolicy10ErrorType;
+import com.unboundid.ldap.sdk.experimental.DraftBeheraLDAPPasswordPolicy10RequestControl;
+import com.unboundid.ldap.sdk.experimental.DraftBeheraLDAPPasswordPolicy10ResponseControl;
 import com.unboundid.ldap.sdk.extensions.PasswordModifyExtendedRequest;
 
 import io.bindfirst.server.pwd.PasswordPolicies;
@@ -32,6 +41,8 @@ import io.bindfirst.server.pwd.PasswordValidator;
  */
 public class PasswordRulesTest {
     private static final DN STRICT = PasswordPolicies.PARENT.child("cn", "Strict");
+    private static final DN SLOW_CHANGES = PasswordPolicies.PARENT.child("cn", "Slow Changes");
+    private static final DN FORCE_CHANGE = PasswordPolicies.PARENT.child("cn", "Force Change");
     /** draft-behera's form: time#syntax OID (octet string)#length#the stored (hashed) value. */
     private static final String HISTORY_VALUE =
             "\\d{14}(\\.\\d+)?Z#1\\.3\\.6\\.1\\.4\\.1\\.1466\\.115\\.121\\.1\\.40#\\d+#\\{SSHA512}.+";
@@ -46,7 +57,10 @@ public class PasswordRulesTest {
                                 new PasswordValidator.Length(STRICT, 10, 0),
                                 new PasswordValidator.CharacterSets(STRICT, List.of(
                                         new PasswordValidator.CharacterSets.CharacterSet(1, "0123456789")),
-                                        true, 0)))));
+                                        true, 0))),
+                        PasswordPolicy.withoutLockout(SLOW_CHANGES).withExpiry(new PasswordPolicy.Expiry(
+                                Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(2))),
+                        PasswordPolicy.withoutLockout(FORCE_CHANGE).withForceChangeOnReset(true)));
         server = TestServer.start(10, c -> c.withPasswordPolicies(policies));
         root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
     }
@@ -113,6 +127,53 @@ public class PasswordRulesTest {
         assertEquals(add.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
         // The default policy has no validators: a short password is fine there.
         root.modify(TestServer.user(4), new Modification(ModificationType.REPLACE, "userPassword", "s1"));
+    }
+
+    /** The minimum age holds back the user's own changes, not an administrator's reset. */
+    @Test
+    public void aUserMayNotChangeTheirPasswordAgainBeforeTheMinimumAge() throws Exception {
+        String dn = TestServer.user(5);
+        root.modify(dn, new Modification(ModificationType.REPLACE, "ds-pwp-password-policy-dn",
+                SLOW_CHANGES.toString()));
+        root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "min-age-1"));
+        try (LDAPConnection self = server.bindAs(dn, "min-age-1")) {
+            LDAPResult early = self.processExtendedOperation(
+                    new PasswordModifyExtendedRequest(null, null, "min-age-2"));
+            assertEquals(early.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+            assertTrue(early.getDiagnosticMessage().contains("ds-cfg-min-password-age"), early.getDiagnosticMessage());
+            assertEquals(root.processExtendedOperation(new PasswordModifyExtendedRequest(dn, null, "min-age-3"))
+                    .getResultCode(), ResultCode.SUCCESS, "root's reset is not held back");
+            Thread.sleep(2_200); // the minimum age counts from root's reset, which stamped a new change time
+            assertEquals(self.processExtendedOperation(new PasswordModifyExtendedRequest(null, "min-age-3",
+                    "min-age-4")).getResultCode(), ResultCode.SUCCESS);
+        }
+    }
+
+    /** draft-behera's pwdReset: after an administrator's reset the user may only change the password. */
+    @Test
+    public void afterAnAdministratorsResetTheUserMustChangeThePasswordFirst() throws Exception {
+        String dn = TestServer.user(6);
+        root.modify(dn, new Modification(ModificationType.REPLACE, "ds-pwp-password-policy-dn",
+                FORCE_CHANGE.toString()));
+        assertEquals(root.processExtendedOperation(new PasswordModifyExtendedRequest(dn, null, "reset-by-root"))
+                .getResultCode(), ResultCode.SUCCESS);
+        assertEquals(root.getEntry(dn, "pwdReset").getAttributeValue("pwdReset"), "TRUE");
+        try (LDAPConnection self = server.connect()) {
+            BindResult bound = self.bind(new SimpleBindRequest(dn, "reset-by-root",
+                    new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl()}));
+            assertEquals(DraftBeheraLDAPPasswordPolicy10ResponseControl.get(bound).getErrorType(),
+                    DraftBeheraLDAPPasswordPolicy10ErrorType.CHANGE_AFTER_RESET);
+            LDAPSearchException refused = org.testng.Assert.expectThrows(LDAPSearchException.class,
+                    () -> self.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1)"));
+            assertEquals(refused.getResultCode(), ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
+            assertTrue(refused.getDiagnosticMessage().contains("Password Modify"), refused.getDiagnosticMessage());
+            assertEquals(self.processExtendedOperation(new PasswordModifyExtendedRequest(null, "reset-by-root",
+                    "chosen-by-user")).getResultCode(), ResultCode.SUCCESS);
+            // At once, on the same connection: the change freed it before its response.
+            assertEquals(self.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1)").getEntryCount(), 1);
+        }
+        assertEquals(root.getEntry(dn, "pwdReset").getAttributeValue("pwdReset"), null);
+        server.bindAs(dn, "chosen-by-user").close();
     }
 
     @Test

@@ -26,7 +26,9 @@ import io.bindfirst.server.plugin.PluginPhase;
  * </ul>
  * A bind whose failure locked its account (password policy lockout) carries that change, and is treated as
  * the modify it is. Not ADD: a new entry has no connection bound to it, since a bind can succeed only once the
- * add has committed. Not Password Modify: it changes no DN, limit or account state. The race with a bind that is
+ * add has committed. Password Modify: before its response (post-operation), each connection bound as the
+ * account gets the state of the new entry (an administrator's reset restricts it, the user's own change frees
+ * it). The race with a bind that is
  * still running is closed on the bind's side ({@link WriteEpoch}). Snapshots are iterated, never live sets.
  */
 public final class AuthenticatedUsersPlugin implements Plugin {
@@ -34,7 +36,8 @@ public final class AuthenticatedUsersPlugin implements Plugin {
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY),
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.DELETE),
             new Subscription(PluginPhase.POST_RESPONSE, OperationType.MODIFY_DN),
-            new Subscription(PluginPhase.POST_RESPONSE, OperationType.BIND));
+            new Subscription(PluginPhase.POST_RESPONSE, OperationType.BIND),
+            new Subscription(PluginPhase.POST_OPERATION, OperationType.EXTENDED));
 
     private final AuthenticatedUsers<BoundConnection> users;
     private final Accounts accounts;
@@ -47,6 +50,17 @@ public final class AuthenticatedUsersPlugin implements Plugin {
     @Override
     public Set<Subscription> subscriptions() {
         return SUBSCRIPTIONS;
+    }
+
+    /**
+     * Password Modify changes the account's state (a user's own change ends the restriction of an administrator's
+     * reset): its connections get the new state before the response, so the client's next request sees it.
+     */
+    @Override
+    public void postOperation(CompletedOperationView op) {
+        if (op.resultCode() == ResultCode.SUCCESS && op.change().isPresent()) {
+            modified(op.change().get().after());
+        }
     }
 
     @Override

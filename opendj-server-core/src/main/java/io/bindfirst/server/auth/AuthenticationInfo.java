@@ -13,16 +13,25 @@ import org.forgerock.opendj.ldap.Entry;
  * @param root whether that entry is a root user (server-wide limits and access rules do not apply)
  * @param sizeLimit the entry's own search size limit ({@code ds-rlim-size-limit}), or -1 for the server's
  * @param timeLimitSeconds the entry's own search time limit ({@code ds-rlim-time-limit}), or -1
+ * @param mustChangePassword an administrator set the password and the policy wants its user to change it
+ *        ({@code pwdReset: TRUE}): until then the connection may only change it (draft-behera 8.1.2.2)
  */
-public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds) {
+public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds,
+                                 boolean mustChangePassword) {
 
     /** The state of every new connection and of every connection whose bind failed (RFC 4513 4). */
     public static final AuthenticationInfo ANONYMOUS = new AuthenticationInfo(null, false, -1, -1);
 
-    /** A user bound as {@code entry}, with the per-user limits the entry carries. */
+    public AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds) {
+        this(authenticationDN, root, sizeLimit, timeLimitSeconds, false);
+    }
+
+    /** A user bound as {@code entry}, with the per-user limits and the password state the entry carries. */
     public static AuthenticationInfo user(Entry entry) {
+        Attribute reset = entry.getAttribute("pwdReset");
         return new AuthenticationInfo(entry.getName(), false, limit(entry, "ds-rlim-size-limit"),
-                limit(entry, "ds-rlim-time-limit"));
+                limit(entry, "ds-rlim-time-limit"),
+                reset != null && !reset.isEmpty() && "true".equalsIgnoreCase(reset.firstValueAsString()));
     }
 
     public static AuthenticationInfo rootUser(DN dn) {
@@ -31,7 +40,7 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
 
     /** The same identity under a new DN, after its entry (or an ancestor) was renamed. */
     public AuthenticationInfo withDN(DN newDN) {
-        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds);
+        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds, mustChangePassword);
     }
 
     public boolean isAnonymous() {

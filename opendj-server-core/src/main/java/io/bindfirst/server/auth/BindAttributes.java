@@ -18,7 +18,7 @@ import io.bindfirst.server.pwd.PasswordAttribute;
 public final class BindAttributes {
     private static final String[] TYPES = {
         PasswordAttribute.OID, "ds-pwp-account-disabled", "pwdAccountLockedTime", "ds-pwp-password-policy-dn",
-        "pwdChangedTime", "pwdGraceUseTime", "ds-rlim-size-limit", "ds-rlim-time-limit"
+        "pwdChangedTime", "pwdGraceUseTime", "pwdReset", "ds-rlim-size-limit", "ds-rlim-time-limit"
     };
 
     private BindAttributes() {

@@ -33,6 +33,7 @@ public final class PasswordChanges {
     private final AttributeDescription changedTime;
     private final AttributeDescription graceUseTime;
     private final AttributeDescription history;
+    private final AttributeDescription reset;
 
     PasswordChanges(Schema schema, Accounts accounts, PasswordAttribute password, LongSupplier clock) {
         this.accounts = accounts;
@@ -41,6 +42,7 @@ public final class PasswordChanges {
         this.changedTime = changedTime(schema);
         this.graceUseTime = graceUseTime(schema);
         this.history = AttributeDescription.valueOf("pwdHistory", schema);
+        this.reset = AttributeDescription.valueOf("pwdReset", schema);
     }
 
     static AttributeDescription changedTime(Schema schema) {
@@ -55,14 +57,28 @@ public final class PasswordChanges {
      * Refuses a new password that a validator of the account's policy refuses, or that repeats the current one or
      * one of the last {@code ds-cfg-password-history-count} (none when the policy keeps no history). Called inside
      * the write's transaction, with the clear passwords the request gives; each is checked against every
-     * remembered value (a hash each).
+     * remembered value (a hash each). A user changing their own password within the policy's minimum age is
+     * refused too.
      *
+     * @param bySelf whether the account itself makes the change (not a root user)
      * @throws BackendException constraintViolation naming the rule (never the password)
      */
-    public void refuse(Entry current, Iterable<ByteString> clearPasswords) throws BackendException {
+    public void refuse(Entry current, Iterable<ByteString> clearPasswords, boolean bySelf) throws BackendException {
         PasswordPolicy policy = accounts.policyOf(current);
         if (policy == null) {
             return;
+        }
+        if (bySelf && !policy.expiry().minAge().isZero()) {
+            Attribute changed = current.getAttribute(changedTime);
+            if (changed != null && !changed.isEmpty()) {
+                long since = clock.getAsLong()
+                        - GeneralizedTime.valueOf(changed.firstValueAsString()).getTimeInMillis();
+                if (since < policy.expiry().minAge().toMillis()) {
+                    throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, "The password was changed too "
+                            + "recently to change it again (ds-cfg-min-password-age: "
+                            + policy.expiry().minAge().toSeconds() + " s)");
+                }
+            }
         }
         refuseWeak(policy, clearPasswords);
         if (policy.historyCount() == 0) {
@@ -127,11 +143,14 @@ public final class PasswordChanges {
     /**
      * Sets {@code pwdChangedTime} on an entry whose password a write changes (and drops its grace logins), or
      * removes it with the password: called by every write that may change a password, inside its transaction.
-     * With a password history, the replaced values join {@code pwdHistory}, which keeps the policy's count.
+     * With a password history, the replaced values join {@code pwdHistory}, which keeps the policy's count. An
+     * administrator's change sets {@code pwdReset: TRUE} when the policy forces a change on reset; the user's own
+     * change removes it.
      *
      * @param before the entry before the write, {@code null} for an add
+     * @param byAdministrator whether a root user makes the change (not the account itself)
      */
-    public void stamp(Entry before, Entry after) {
+    public void stamp(Entry before, Entry after, boolean byAdministrator) {
         Set<ByteString> old = before == null ? Set.of() : new HashSet<>(password.storedValues(before));
         Set<ByteString> now = new HashSet<>(password.storedValues(after));
         if (old.equals(now)) {
@@ -143,6 +162,11 @@ public final class PasswordChanges {
             rememberReplaced(old, now, after, policy.historyCount(), time);
         }
         after.removeAttribute(graceUseTime);
+        if (byAdministrator && before != null && policy != null && policy.forceChangeOnReset() && !now.isEmpty()) {
+            after.replaceAttribute(new LinkedAttribute(reset, "TRUE"));
+        } else {
+            after.removeAttribute(reset);
+        }
         if (now.isEmpty()) {
             after.removeAttribute(changedTime);
         } else {

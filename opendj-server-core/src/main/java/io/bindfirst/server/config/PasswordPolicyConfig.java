@@ -55,7 +55,8 @@ final class PasswordPolicyConfig {
         Duration expiry = duration(e, "ds-cfg-lockout-failure-expiration-interval");
         PasswordPolicy.Expiry passwordExpiry = new PasswordPolicy.Expiry(duration(e, "ds-cfg-max-password-age"),
                 duration(e, "ds-cfg-password-expiration-warning-interval", "5 d"),
-                ConfigLoader.integer(e, "ds-cfg-grace-login-count", 0, 0, 1_000));
+                ConfigLoader.integer(e, "ds-cfg-grace-login-count", 0, 0, 1_000),
+                duration(e, "ds-cfg-min-password-age"));
         List<PasswordValidator> used = new ArrayList<>();
         Attribute named = e.getAttribute("ds-cfg-password-validator");
         for (ByteString v : named == null ? List.<ByteString>of() : named) {
@@ -68,7 +69,8 @@ final class PasswordPolicyConfig {
             used.add(validator);
         }
         return new PasswordPolicy(e.getName(), count, duration, expiry, passwordExpiry,
-                ConfigLoader.integer(e, "ds-cfg-password-history-count", 0, 0, 100), used);
+                ConfigLoader.integer(e, "ds-cfg-password-history-count", 0, 0, 100), used,
+                ConfigLoader.bool(e, "ds-cfg-force-change-on-reset", false));
     }
 
     /** A validator entry, by its object class (OpenDJ's): length-based or character-set. */

@@ -76,7 +76,7 @@ public final class AddOperation extends WriteOperation {
         }
         hashPasswords(entry);
         stampCreated(entry);
-        server.accounts().passwordChanges().stamp(null, entry);
+        server.accounts().passwordChanges().stamp(null, entry, false);
         SchemaChecker.check(entry, server.schema());
         return null;
     }

@@ -67,6 +67,11 @@ public class BindOperation extends Operation {
     }
 
     @Override
+    protected boolean allowedBeforePasswordChange() {
+        return true;
+    }
+
+    @Override
     protected List<Control> requestControls() {
         return request.getControls();
     }
@@ -400,8 +405,11 @@ public class BindOperation extends Operation {
             }
             return onWorkers(() -> graceLogin(backend, dn, entry, age.graceLoginsLeft() - 1));
         }
-        Result result = success(AuthenticationInfo.user(entry));
-        if (age.secondsToExpiry() > 0 && wantsPolicyState) {
+        AuthenticationInfo user = AuthenticationInfo.user(entry);
+        Result result = success(user);
+        if (user.mustChangePassword() && wantsPolicyState) {
+            result.addControl(PasswordPolicyResponseControl.newControl(PasswordPolicyErrorType.CHANGE_AFTER_RESET));
+        } else if (age.secondsToExpiry() > 0 && wantsPolicyState) {
             result.addControl(PasswordPolicyResponseControl.newControl(
                     PasswordPolicyWarningType.TIME_BEFORE_EXPIRATION, (int) Math.min(Integer.MAX_VALUE,
                             age.secondsToExpiry())));

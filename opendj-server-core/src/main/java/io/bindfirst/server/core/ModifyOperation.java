@@ -62,18 +62,24 @@ public final class ModifyOperation extends WriteOperation {
     @Override
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.modifyEntry(request.getName(), current -> {
-            server.accounts().passwordChanges().refuse(current, newClearPasswords());
+            server.accounts().passwordChanges().refuse(current, newClearPasswords(), bySelf());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
                         server.schema());
                 SchemaChecker.check(updated, server.schema());
                 stampModified(updated);
-                server.accounts().passwordChanges().stamp(current, updated);
+                server.accounts().passwordChanges().stamp(current, updated, requester().root());
                 return updated;
             } catch (WriteException e) {
                 throw toBackend(e);
             }
         });
+    }
+
+    /** Whether the account itself makes this change (not a root user): the minimum password age applies. */
+    private boolean bySelf() {
+        AuthenticationInfo who = requester();
+        return !who.isAnonymous() && !who.root() && request.getName().equals(who.authenticationDN());
     }
 
     /** The passwords in clear that the request adds or replaces (a root user's pre-encoded values are not). */

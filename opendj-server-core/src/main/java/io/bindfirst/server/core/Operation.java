@@ -95,6 +95,11 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             if (result == null) {
                 result = checkControls(requestControls());
             }
+            if (result == null && requester.mustChangePassword() && !allowedBeforePasswordChange()) {
+                // draft-behera 8.1.2.2, as OpenLDAP's ppolicy answers it.
+                result = errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "An administrator reset this "
+                        + "account's password: change it first (Password Modify); nothing else is allowed until then");
+            }
             if (result == null) {
                 result = execute();
             }
@@ -110,6 +115,14 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private Result unexpected(RuntimeException e) {
         LOG.error("{} on connection {} failed", kind(), session.id(), e);
         return errorResult(ResultCode.OTHER, "The server could not process the request");
+    }
+
+    /**
+     * Whether a connection whose password an administrator reset ({@code pwdReset}) may run this operation before
+     * changing it: a bind, StartTLS and Password Modify may; nothing else.
+     */
+    protected boolean allowedBeforePasswordChange() {
+        return false;
     }
 
     /**

@@ -56,6 +56,11 @@ public final class PasswordModifyOperation extends WriteOperation {
     }
 
     @Override
+    protected boolean allowedBeforePasswordChange() {
+        return true;
+    }
+
+    @Override
     protected List<Control> requestControls() {
         return raw.getControls();
     }
@@ -113,11 +118,12 @@ public final class PasswordModifyOperation extends WriteOperation {
             }
             // A deep copy: the SDK's copy constructor shares the attributes, and replacing one would change the
             // entry as stored (the backend's "before"), so the change would look like no password change at all.
-            server.accounts().passwordChanges().refuse(current, List.of(newClear));
+            server.accounts().passwordChanges().refuse(current, List.of(newClear),
+                    !requester().root() && target.equals(requester().authenticationDN()));
             Entry updated = LinkedHashMapEntry.deepCopyOfEntry(current);
             updated.replaceAttribute(new LinkedAttribute(server.passwordAttribute().description(), stored));
             stampModified(updated);
-            server.accounts().passwordChanges().stamp(current, updated);
+            server.accounts().passwordChanges().stamp(current, updated, requester().root());
             return updated;
         });
     }

@@ -33,6 +33,11 @@ public final class StartTlsOperation extends Operation {
     }
 
     @Override
+    protected boolean allowedBeforePasswordChange() {
+        return true;
+    }
+
+    @Override
     protected List<Control> requestControls() {
         return request.getControls();
     }

@@ -21,9 +21,12 @@ import org.forgerock.opendj.ldap.GeneralizedTime;
  * @param historyCount how many earlier passwords a new one may not repeat ({@code ds-cfg-password-history-count},
  *        kept in {@code pwdHistory}); 0 = none (the current one may be set again)
  * @param validators the rules a new password must follow ({@code ds-cfg-password-validator}); none by default
+ * @param forceChangeOnReset whether a password an administrator sets must be changed by its user before anything
+ *        else ({@code ds-cfg-force-change-on-reset}: sets {@code pwdReset})
  */
 public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration,
-                             Expiry expiry, int historyCount, List<PasswordValidator> validators) {
+                             Expiry expiry, int historyCount, List<PasswordValidator> validators,
+                             boolean forceChangeOnReset) {
 
     /**
      * Password expiry (OpenDJ's settings).
@@ -34,15 +37,22 @@ public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDur
      *        ({@code ds-cfg-password-expiration-warning-interval})
      * @param graceLogins binds an expired password may still make, each recorded in {@code pwdGraceUseTime}
      *        ({@code ds-cfg-grace-login-count}); 0 = none: an expired password binds no more
+     * @param minAge how long after {@code pwdChangedTime} its user may change the password again
+     *        ({@code ds-cfg-min-password-age}; an administrator's reset is not held back); zero = at once
      */
-    public record Expiry(Duration maxAge, Duration warning, int graceLogins) {
+    public record Expiry(Duration maxAge, Duration warning, int graceLogins, Duration minAge) {
         /** Passwords never expire (with OpenDJ's default warning interval, which matters only with an age). */
         public static final Expiry NEVER = new Expiry(Duration.ZERO, Duration.ofDays(5), 0);
 
         public Expiry {
-            if (maxAge.isNegative() || warning.isNegative() || graceLogins < 0) {
-                throw new IllegalArgumentException("negative password expiry setting");
+            if (maxAge.isNegative() || warning.isNegative() || graceLogins < 0 || minAge.isNegative()) {
+                throw new IllegalArgumentException("negative password age setting");
             }
+        }
+
+        /** Without a minimum age. */
+        public Expiry(Duration maxAge, Duration warning, int graceLogins) {
+            this(maxAge, warning, graceLogins, Duration.ZERO);
         }
 
         public boolean expires() {
@@ -52,22 +62,27 @@ public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDur
 
     /** Lockout settings only: passwords never expire. */
     public PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration) {
-        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER, 0, List.of());
+        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, Expiry.NEVER, 0, List.of(), false);
     }
 
     public PasswordPolicy withExpiry(Expiry newExpiry) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, newExpiry,
-                historyCount, validators);
+                historyCount, validators, forceChangeOnReset);
     }
 
     public PasswordPolicy withHistoryCount(int count) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry, count,
-                validators);
+                validators, forceChangeOnReset);
     }
 
     public PasswordPolicy withValidators(List<PasswordValidator> newValidators) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry,
-                historyCount, newValidators);
+                historyCount, newValidators, forceChangeOnReset);
+    }
+
+    public PasswordPolicy withForceChangeOnReset(boolean on) {
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry,
+                historyCount, validators, on);
     }
 
     /** draft-behera's value of {@code pwdAccountLockedTime} for "locked until an administrator unlocks it". */

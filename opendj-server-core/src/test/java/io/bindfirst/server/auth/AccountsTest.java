@@ -116,20 +116,20 @@ public class AccountsTest {
         now.set(T0);
         Entry before = user("pwdChangedTime: 20200101000000Z", "pwdGraceUseTime: 20200601000000Z");
         Entry same = LinkedHashMapEntry.deepCopyOfEntry(before);
-        accounts.passwordChanges().stamp(before, same);
+        accounts.passwordChanges().stamp(before, same, false);
         assertEquals(attribute(same, "pwdChangedTime").firstValueAsString(), "20200101000000Z");
         Entry changed = LinkedHashMapEntry.deepCopyOfEntry(before);
         changed.replaceAttribute(new LinkedAttribute(AttributeDescription.valueOf("userPassword", schema), "{SSHA}y"));
-        accounts.passwordChanges().stamp(before, changed);
+        accounts.passwordChanges().stamp(before, changed, false);
         assertEquals(GeneralizedTime.valueOf(attribute(changed, "pwdChangedTime").firstValueAsString())
                 .getTimeInMillis(), T0);
         assertNull(attribute(changed, "pwdGraceUseTime"));
         Entry removed = LinkedHashMapEntry.deepCopyOfEntry(before);
         removed.removeAttribute(AttributeDescription.valueOf("userPassword", schema));
-        accounts.passwordChanges().stamp(before, removed);
+        accounts.passwordChanges().stamp(before, removed, false);
         assertNull(attribute(removed, "pwdChangedTime"));
         Entry added = user();
-        accounts.passwordChanges().stamp(null, added);
+        accounts.passwordChanges().stamp(null, added, false);
         assertNotNull(attribute(added, "pwdChangedTime"));
     }
 

@@ -323,10 +323,13 @@ public class ConfigLoaderTest {
         assertTrue(policies.anyLocksOut());
         ServerConfig expiring = load(ConfigText.read(SHIPPED).set(dflt, "ds-cfg-max-password-age", "90 d")
                 .set(dflt, "ds-cfg-password-expiration-warning-interval", "1 w")
-                .set(dflt, "ds-cfg-grace-login-count", "2").set(dflt, "ds-cfg-password-history-count", "5"));
+                .set(dflt, "ds-cfg-grace-login-count", "2").set(dflt, "ds-cfg-password-history-count", "5")
+                .set(dflt, "ds-cfg-min-password-age", "1 d"));
+        assertEquals(expiring.passwords().policies().defaultPolicy().expiry().minAge(), java.time.Duration.ofDays(1));
         assertEquals(expiring.passwords().policies().defaultPolicy().historyCount(), 5);
         assertEquals(expiring.passwords().policies().defaultPolicy().expiry(), new io.bindfirst.server.pwd
-                .PasswordPolicy.Expiry(java.time.Duration.ofDays(90), java.time.Duration.ofDays(7), 2));
+                .PasswordPolicy.Expiry(java.time.Duration.ofDays(90), java.time.Duration.ofDays(7), 2,
+                java.time.Duration.ofDays(1)));
     }
 
     @Test
