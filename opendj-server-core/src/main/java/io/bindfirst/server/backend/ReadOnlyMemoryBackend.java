@@ -1,7 +1,6 @@
 package io.bindfirst.server.backend;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,7 @@ import org.forgerock.opendj.ldap.SearchScope;
  * A few entries held in memory and never changed, such as the configuration under {@code cn=config}.
  * Small by design: searches walk every entry.
  */
-public final class ReadOnlyMemoryBackend implements Backend {
+public final class ReadOnlyMemoryBackend implements ReadOnlyBackend {
     private final DN baseDN;
     private final Map<DN, Entry> entries = new LinkedHashMap<>();
 
@@ -62,35 +61,6 @@ public final class ReadOnlyMemoryBackend implements Backend {
                 return;
             }
         }
-    }
-
-    @Override
-    public void addEntry(Entry entry) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public Entry deleteEntry(DN dn, boolean subtree) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
-        throw readOnly();
-    }
-
-    private BackendException readOnly() {
-        return new BackendException(ResultCode.UNWILLING_TO_PERFORM, baseDN + " is read-only");
-    }
-
-    @Override
-    public long importEntries(Iterator<Entry> toImport) throws BackendException {
-        throw readOnly();
     }
 
     @Override

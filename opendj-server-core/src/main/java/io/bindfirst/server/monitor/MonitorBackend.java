@@ -1,6 +1,5 @@
 package io.bindfirst.server.monitor;
 
-import java.util.Iterator;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.DN;
@@ -10,11 +9,9 @@ import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
 
-import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
-import io.bindfirst.server.backend.EntryChange;
-import io.bindfirst.server.backend.EntryUpdate;
 import io.bindfirst.server.backend.EntryVisitor;
+import io.bindfirst.server.backend.ReadOnlyBackend;
 
 /**
  * The {@code cn=monitor} subtree as a read-only {@link Backend}, so searches (every scope, filters, attribute
@@ -24,7 +21,7 @@ import io.bindfirst.server.backend.EntryVisitor;
  *
  * <p>Writes are refused as the configuration's are: {@code unwillingToPerform}.
  */
-public final class MonitorBackend implements Backend {
+public final class MonitorBackend implements ReadOnlyBackend {
     public static final DN BASE_DN = DN.valueOf("cn=monitor");
 
     private final Schema schema;
@@ -90,35 +87,6 @@ public final class MonitorBackend implements Backend {
         MonitorValues values = new MonitorValues(schema, e.name());
         e.addValues(values);
         return values.entry();
-    }
-
-    @Override
-    public void addEntry(Entry entry) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public Entry deleteEntry(DN dn, boolean subtree) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    public long importEntries(Iterator<Entry> toImport) throws BackendException {
-        throw readOnly();
-    }
-
-    private static BackendException readOnly() {
-        return new BackendException(ResultCode.UNWILLING_TO_PERFORM, BASE_DN + " is read-only");
     }
 
     @Override
