@@ -166,7 +166,7 @@ public final class DirectoryServer implements AutoCloseable {
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates()),
-                    BindAttributes.of(schema),
+                    BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
                     accounts, operationCounts);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
@@ -331,6 +331,7 @@ public final class DirectoryServer implements AutoCloseable {
         }
         workQueue.close();
         context.slowLane().close();
+        context.accounts().close();
         context.backends().close();
         context.accessLog().close();
     }

@@ -91,6 +91,10 @@ public final class PasswordAttribute {
     }
 
     /** The verified-credential cache the checks of entries' passwords use (perhaps off). */
+    public PasswordSchemes schemes() {
+        return schemes;
+    }
+
     public VerifiedCredentials verifiedCredentials() {
         return verified;
     }

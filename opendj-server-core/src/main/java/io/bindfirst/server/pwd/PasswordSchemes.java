@@ -137,6 +137,13 @@ public final class PasswordSchemes {
                 .toByteString();
     }
 
+    /** The name of the known scheme {@code storedValue} is in ({@code {NAME}...}), or {@code null}. */
+    public String schemeName(ByteSequence storedValue) {
+        int close = storedValue == null ? -1 : closingBrace(storedValue);
+        PasswordStorageScheme scheme = close < 0 ? null : find(storedValue, 1, close);
+        return scheme == null ? null : scheme.name();
+    }
+
     /** Whether {@code value} starts with the {@code {NAME}} of a known scheme. */
     public boolean isEncoded(ByteSequence value) {
         if (value == null) {
@@ -144,6 +151,11 @@ public final class PasswordSchemes {
         }
         int close = closingBrace(value);
         return close >= 0 && find(value, 1, close) != null;
+    }
+
+    /** The names of every scheme this server verifies, whatever the configuration. */
+    public static Set<String> knownNames() {
+        return NAMES;
     }
 
     /** The scheme with this name (case-insensitive, without braces). */

@@ -370,4 +370,37 @@ public class ConfigLoaderTest {
                 "ds-cfg-character-set: 1:0123456789", "ds-cfg-character-set: digits")));
         assertTrue(e.getMessage().contains("COUNT:CHARACTERS"), e.getMessage());
     }
+
+    @Test
+    public void aPolicyMayKeepTheLastLoginAndMovePasswordsOffDeprecatedSchemes() throws Exception {
+        String dflt = "cn=Default Password Policy,cn=Password Policies,cn=config";
+        io.bindfirst.server.pwd.PasswordPolicy.OnBind off = load(ConfigText.read(SHIPPED)).passwords().policies()
+                .defaultPolicy().onBind();
+        assertFalse(off.recordsLastLogin() || off.rehashes(), "nothing written by a bind by default");
+        io.bindfirst.server.pwd.PasswordPolicy.OnBind on = load(withDefaultPolicyLines(
+                "ds-cfg-last-login-time-attribute: ds-pwp-last-login-time", "ds-cfg-last-login-time-format: yyyyMMddHH",
+                "ds-cfg-deprecated-password-storage-scheme: ssha", "ds-cfg-max-rehashes-per-second: 7"))
+                .passwords().policies().defaultPolicy().onBind();
+        assertEquals(on.lastLoginAttribute(), "ds-pwp-last-login-time");
+        assertEquals(on.lastLoginFormat().format(java.time.Instant.parse("2026-11-24T07:45:00Z")), "2026112407");
+        assertEquals(on.deprecatedSchemes(), java.util.Set.of("SSHA"));
+        assertEquals(on.maxRehashesPerSecond(), 7);
+        ConfigException e = expectThrows(ConfigException.class, () -> load(withDefaultPolicyLines(
+                "ds-cfg-last-login-time-attribute: ds-pwp-last-login-time",
+                "ds-cfg-last-login-time-format: yyyyMMddqqqqqqq")));
+        assertTrue(e.getMessage().contains(dflt) && e.getMessage().contains("ds-cfg-last-login-time-format"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(withDefaultPolicyLines(
+                "ds-cfg-deprecated-password-storage-scheme: ROT13")));
+        assertTrue(e.getMessage().contains("ROT13") && e.getMessage().contains("SSHA"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(withDefaultPolicyLines(
+                "ds-cfg-last-login-time-format: yyyyMMdd")));
+        assertTrue(e.getMessage().contains("ds-cfg-last-login-time-attribute"), e.getMessage());
+    }
+
+    /** The shipped configuration with {@code lines} added to the default password policy. */
+    private static ConfigText withDefaultPolicyLines(String... lines) throws Exception {
+        return ConfigText.read(SHIPPED).replace("ds-cfg-password-history-count: 0\n",
+                "ds-cfg-password-history-count: 0\n" + String.join("\n", lines) + "\n");
+    }
 }
