@@ -95,7 +95,8 @@ public final class DirectoryServer implements AutoCloseable {
         }
         PasswordSchemes schemes;
         try {
-            schemes = new PasswordSchemes(config.passwords().defaultScheme(), config.passwords().allowClearText());
+            schemes = new PasswordSchemes(config.passwords().defaultScheme(), config.passwords().allowClearText(),
+                    config.passwords().costs());
         } catch (IllegalArgumentException e) {
             throw new ServerStartException("cn=Password Storage Schemes,cn=config: "
                     + "ds-cfg-default-password-storage-scheme: " + e.getMessage(), e);

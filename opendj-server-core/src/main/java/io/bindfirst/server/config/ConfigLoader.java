@@ -24,7 +24,10 @@ import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.log.LogRotation;
+import io.bindfirst.server.pwd.Argon2Scheme;
 import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.Pbkdf2HmacSha256Scheme;
+import io.bindfirst.server.pwd.SchemeCosts;
 
 /**
  * Reads {@code config.ldif} once into a {@link ServerConfig}. Every value is checked here, so a bad one
@@ -161,7 +164,7 @@ public final class ConfigLoader {
                 bool(pw, "ds-cfg-allow-clear-text-passwords", false),
                 integer(pw, "ds-cfg-verified-credential-cache-size",
                         ServerConfig.Passwords.DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, 0, Integer.MAX_VALUE),
-                PasswordPolicyConfig.read(entries));
+                PasswordPolicyConfig.read(entries), schemeCosts(pw));
 
         List<ServerConfig.RootUser> rootUsers = new ArrayList<>();
         List<BackendConfig> backends = new ArrayList<>();
@@ -422,6 +425,18 @@ public final class ConfigLoader {
             throw new ConfigException(e.getName() + ": " + attr + ": takes one value, has " + v.size());
         }
         return v.isEmpty() ? null : v.get(0).toString().trim();
+    }
+
+    /** The cost settings of the schemes that have one; each range is the one a stored value may have. */
+    private static SchemeCosts schemeCosts(Entry pw) throws ConfigException {
+        SchemeCosts d = SchemeCosts.DEFAULTS;
+        return new SchemeCosts(
+                integer(pw, "ds-cfg-pbkdf2-iterations", d.pbkdf2Iterations(), 1, Pbkdf2HmacSha256Scheme.MAX_ITERATIONS),
+                integer(pw, "ds-cfg-bcrypt-cost", d.bcryptCost(), SchemeCosts.MIN_BCRYPT_COST, 15),
+                integer(pw, "ds-cfg-argon2-memory", d.argon2MemoryKib(), SchemeCosts.MIN_ARGON2_MEMORY_KIB,
+                        Argon2Scheme.MAX_MEMORY_KIB),
+                integer(pw, "ds-cfg-argon2-iterations", d.argon2Iterations(), 1, 100),
+                integer(pw, "ds-cfg-argon2-parallelism", d.argon2Parallelism(), 1, Argon2Scheme.MAX_PARALLELISM));
     }
 
     static String string(Entry e, String attr, String dflt) throws ConfigException {

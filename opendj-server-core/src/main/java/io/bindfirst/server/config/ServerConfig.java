@@ -12,6 +12,7 @@ import org.forgerock.opendj.ldap.Entry;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.PasswordPolicies;
+import io.bindfirst.server.pwd.SchemeCosts;
 
 /**
  * The whole server configuration, parsed once from {@code config/config.ldif} by {@link ConfigLoader}.
@@ -375,7 +376,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param policies the password policies (lockout)
      */
     public record Passwords(String defaultScheme, boolean allowClearText, int verifiedCredentialCacheSize,
-                            PasswordPolicies policies) {
+                            PasswordPolicies policies, SchemeCosts costs) {
         /** {@code ds-cfg-verified-credential-cache-size} when config.ldif does not set it. */
         public static final int DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE = 10_000;
 
@@ -384,12 +385,22 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
             this(defaultScheme, allowClearText, DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, PasswordPolicies.defaults());
         }
 
+        /** With the default scheme costs. */
+        public Passwords(String defaultScheme, boolean allowClearText, int verifiedCredentialCacheSize,
+                         PasswordPolicies policies) {
+            this(defaultScheme, allowClearText, verifiedCredentialCacheSize, policies, SchemeCosts.DEFAULTS);
+        }
+
         public Passwords withVerifiedCredentialCacheSize(int size) {
-            return new Passwords(defaultScheme, allowClearText, size, policies);
+            return new Passwords(defaultScheme, allowClearText, size, policies, costs);
         }
 
         public Passwords withPolicies(PasswordPolicies newPolicies) {
-            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, newPolicies);
+            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, newPolicies, costs);
+        }
+
+        public Passwords withCosts(SchemeCosts newCosts) {
+            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, policies, newCosts);
         }
     }
 

@@ -65,6 +65,9 @@ public final class PasswordSchemes {
     /** {@code {NAME}} of the default scheme, in ASCII. */
     private final byte[] defaultPrefix;
     private final boolean allowClearText;
+    /** The default scheme at the configured costs. */
+    private final PasswordStorageScheme encoder;
+    private final SchemeCosts costs;
 
     /**
      * @param defaultSchemeName the scheme {@link #encode} uses, case-insensitive, without braces
@@ -74,6 +77,14 @@ public final class PasswordSchemes {
      * @throws NullPointerException if {@code defaultSchemeName} is {@code null}
      */
     public PasswordSchemes(String defaultSchemeName, boolean allowClearText) {
+        this(defaultSchemeName, allowClearText, SchemeCosts.DEFAULTS);
+    }
+
+    /**
+     * @param costs what new values of the default scheme cost to check, if it has a cost; one value is encoded
+     *        here, so that costs the scheme cannot use fail at start, not at a user's password change
+     */
+    public PasswordSchemes(String defaultSchemeName, boolean allowClearText, SchemeCosts costs) {
         if (defaultSchemeName == null) {
             throw new NullPointerException("defaultSchemeName");
         }
@@ -86,6 +97,15 @@ public final class PasswordSchemes {
         }
         this.defaultPrefix = ('{' + defaultScheme.name() + '}').getBytes(StandardCharsets.US_ASCII);
         this.allowClearText = allowClearText;
+        this.encoder = defaultScheme.withCosts(costs);
+        this.costs = costs;
+        if (!costs.equals(SchemeCosts.DEFAULTS)) {
+            String probe = encoder.encodeValue(ByteString.valueOfUtf8("probe-password"));
+            if (!defaultScheme.matches(ByteString.valueOfUtf8("probe-password"), probe)) {
+                throw new IllegalArgumentException("The password storage scheme '" + defaultScheme.name()
+                        + "' cannot check its own values at " + costs);
+            }
+        }
     }
 
     /**
@@ -130,7 +150,7 @@ public final class PasswordSchemes {
      * @throws NullPointerException if {@code clear} is {@code null}
      */
     public ByteString encode(ByteSequence clear) {
-        String value = defaultScheme.encodeValue(clear);
+        String value = encoder.encodeValue(clear);
         return new ByteStringBuilder(defaultPrefix.length + value.length())
                 .appendBytes(defaultPrefix)
                 .appendUtf8(value)
@@ -151,6 +171,11 @@ public final class PasswordSchemes {
         }
         int close = closingBrace(value);
         return close >= 0 && find(value, 1, close) != null;
+    }
+
+    /** What new values of the default scheme cost. */
+    public SchemeCosts costs() {
+        return costs;
     }
 
     /** The names of every scheme this server verifies, whatever the configuration. */

@@ -403,4 +403,17 @@ public class ConfigLoaderTest {
         return ConfigText.read(SHIPPED).replace("ds-cfg-password-history-count: 0\n",
                 "ds-cfg-password-history-count: 0\n" + String.join("\n", lines) + "\n");
     }
+
+    @Test
+    public void theSchemesCostsAreRead() throws Exception {
+        String schemes = "cn=Password Storage Schemes,cn=config";
+        assertEquals(load(ConfigText.read(SHIPPED)).passwords().costs(), io.bindfirst.server.pwd.SchemeCosts.DEFAULTS);
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(schemes, "ds-cfg-pbkdf2-iterations", "600000")
+                .set(schemes, "ds-cfg-bcrypt-cost", "12").set(schemes, "ds-cfg-argon2-memory", "65536")
+                .set(schemes, "ds-cfg-argon2-iterations", "3").set(schemes, "ds-cfg-argon2-parallelism", "4"));
+        assertEquals(c.passwords().costs(), new io.bindfirst.server.pwd.SchemeCosts(600_000, 12, 65_536, 3, 4));
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(schemes, "ds-cfg-bcrypt-cost", "31")));
+        assertTrue(e.getMessage().contains("ds-cfg-bcrypt-cost"), e.getMessage());
+    }
 }
