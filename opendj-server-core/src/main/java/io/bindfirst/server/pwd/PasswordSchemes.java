@@ -100,10 +100,16 @@ public final class PasswordSchemes {
         this.encoder = defaultScheme.withCosts(costs);
         this.costs = costs;
         if (!costs.equals(SchemeCosts.DEFAULTS)) {
-            String probe = encoder.encodeValue(ByteString.valueOfUtf8("probe-password"));
-            if (!defaultScheme.matches(ByteString.valueOfUtf8("probe-password"), probe)) {
-                throw new IllegalArgumentException("The password storage scheme '" + defaultScheme.name()
-                        + "' cannot check its own values at " + costs);
+            boolean checks;
+            try {
+                checks = defaultScheme.matches(ByteString.valueOfUtf8("probe-password"),
+                        encoder.encodeValue(ByteString.valueOfUtf8("probe-password")));
+            } catch (IllegalArgumentException e) {
+                checks = false; // e.g. Argon2 memory beyond a quarter of this heap
+            }
+            if (!checks) {
+                throw new IllegalArgumentException(defaultScheme.name() + " cannot store passwords at the configured "
+                        + "costs (ds-cfg-pbkdf2-iterations, ds-cfg-bcrypt-cost, ds-cfg-argon2-*): " + costs);
             }
         }
     }
