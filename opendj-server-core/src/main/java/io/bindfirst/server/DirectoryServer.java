@@ -132,7 +132,8 @@ public final class DirectoryServer implements AutoCloseable {
             }
             if (config.accessLog() != null) {
                 try {
-                    accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(), 65_536);
+                    accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(),
+                            config.accessLog().format(), 65_536);
                 } catch (IOException e) {
                     throw new ServerStartException("Cannot open the access log " + config.accessLog().file() + ": "
                             + e.getMessage(), e);

@@ -23,6 +23,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.Argon2Scheme;
 import io.bindfirst.server.pwd.PasswordAttribute;
@@ -208,7 +209,8 @@ public final class ConfigLoader {
                                     string(logger, "ds-cfg-file-size-limit", "100 mb")),
                             ConfigUnits.duration(logger.getName() + ": ds-cfg-rotation-interval",
                                     string(logger, "ds-cfg-rotation-interval", "1 d")),
-                            integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)));
+                            integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)),
+                    logFormat(logger));
         }
         return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
                 workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, List.copyOf(entries.values()));
@@ -425,6 +427,16 @@ public final class ConfigLoader {
             throw new ConfigException(e.getName() + ": " + attr + ": takes one value, has " + v.size());
         }
         return v.isEmpty() ? null : v.get(0).toString().trim();
+    }
+
+    private static AccessLogFormat logFormat(Entry logger) throws ConfigException {
+        String name = string(logger, "ds-cfg-log-format", "text");
+        AccessLogFormat format = AccessLogFormat.named(name);
+        if (format == null) {
+            throw new ConfigException(logger.getName() + ": ds-cfg-log-format: '" + name + "' is not a format; "
+                    + "text (OpenDJ's lines) or json (one JSON object per line)");
+        }
+        return format;
     }
 
     /** The cost settings of the schemes that have one; each range is the one a stored value may have. */

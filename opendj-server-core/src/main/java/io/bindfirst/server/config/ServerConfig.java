@@ -10,6 +10,7 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.SchemeCosts;
@@ -50,8 +51,16 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         entries = List.copyOf(entries);
     }
 
-    /** @param file the live file; @param rotation when it rotates and how many rotated files are kept */
-    public record AccessLogFile(Path file, LogRotation rotation) {
+    /**
+     * @param file the live file
+     * @param rotation when it rotates and how many rotated files are kept
+     * @param format its lines: OpenDJ's text or JSON ({@code ds-cfg-log-format})
+     */
+    public record AccessLogFile(Path file, LogRotation rotation, AccessLogFormat format) {
+        /** In the text format. */
+        public AccessLogFile(Path file, LogRotation rotation) {
+            this(file, rotation, AccessLogFormat.TEXT);
+        }
     }
 
     /**

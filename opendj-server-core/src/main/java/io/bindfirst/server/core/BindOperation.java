@@ -34,6 +34,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -552,6 +553,6 @@ public class BindOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return outcome.isAnonymous() ? "" : "authDN=\"" + outcome.authenticationDN() + "\"";
+        return outcome.isAnonymous() ? "" : AccessRecord.quoted("authDN", outcome.authenticationDN());
     }
 }
