@@ -272,7 +272,8 @@ public final class SearchOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return "scope=" + request.getScope() + " " + AccessRecord.quoted("filter", request.getFilter()) + " nentries="
+        return "scope=" + request.getScope() + " " + AccessRecord.quoted("filter",
+                server.passwordAttribute().maskedForLogs(request.getFilter())) + " nentries="
                 + entriesSent;
     }
 }
