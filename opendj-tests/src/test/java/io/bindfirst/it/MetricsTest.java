@@ -122,6 +122,7 @@ public class MetricsTest {
 
     @Test
     public void theNumbersAreCnMonitorsOwn() throws Exception {
+        server.bindAs(TestServer.user(7), TestServer.USER_PASSWORD).close(); // a bind entry for the cache
         try (LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
             SearchResultEntry monitor = root.getEntry("cn=monitor", "ds-mon-binds-completed", "totalConnections");
             SearchResultEntry caches = root.getEntry("cn=Credential Caches,cn=monitor", "ds-mon-bind-cache-entries");
@@ -133,6 +134,7 @@ public class MetricsTest {
                     (long) monitor.getAttributeValueAsLong("ds-mon-binds-completed"));
             assertEquals((long) p.value("ldap_connections_accepted_total"),
                     (long) monitor.getAttributeValueAsLong("totalConnections"));
+            assertTrue(p.value("ldap_bind_cache_entries") > 0);
             assertEquals((long) p.value("ldap_bind_cache_entries"),
                     (long) caches.getAttributeValueAsLong("ds-mon-bind-cache-entries"));
             assertEquals((long) p.value("ldap_work_queue_threads"),

@@ -15,6 +15,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.io.ASN1;
 import org.forgerock.opendj.io.ASN1Reader;
@@ -91,6 +92,7 @@ public class LdapProbeTest {
     @Test
     public void aListenerThatAnswersSuccessPasses() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(10_000); // a probe that never connects fails the test, not hangs it
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                 try (Socket s = server.accept()) {
                     InputStream in = s.getInputStream();
@@ -107,7 +109,7 @@ public class LdapProbeTest {
             });
             assertNull(new LdapProbe((InetSocketAddress) server.getLocalSocketAddress(), Duration.ofSeconds(5))
                     .probe());
-            served.get();
+            served.get(10, TimeUnit.SECONDS);
         }
     }
 
