@@ -77,16 +77,22 @@ public final class HttpMetricsListener implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        http.setExecutor(executor);
-        MetricsHandler metrics = new MetricsHandler(registry);
-        http.createContext("/", exchange -> answer(exchange, 404, "not found: try /metrics, /alive or /healthy"));
-        http.createContext("/metrics", exactly("/metrics", metrics));
-        http.createContext("/alive", exactly("/alive", exchange -> answer(exchange, 200, "alive")));
-        http.createContext("/healthy", exactly("/healthy", exchange -> {
-            String problem = health.problem();
-            answer(exchange, problem == null ? 200 : 503, problem == null ? "healthy" : "unhealthy: " + problem);
-        }));
-        http.start();
+        try {
+            http.setExecutor(executor);
+            MetricsHandler metrics = new MetricsHandler(registry);
+            http.createContext("/", exchange -> answer(exchange, 404, "not found: try /metrics, /alive or /healthy"));
+            http.createContext("/metrics", exactly("/metrics", metrics));
+            http.createContext("/alive", exactly("/alive", exchange -> answer(exchange, 200, "alive")));
+            http.createContext("/healthy", exactly("/healthy", exchange -> {
+                String problem = health.problem();
+                answer(exchange, problem == null ? 200 : 503, problem == null ? "healthy" : "unhealthy: " + problem);
+            }));
+            http.start();
+        } catch (RuntimeException e) {
+            http.stop(0);
+            executor.shutdownNow();
+            throw e;
+        }
         InetSocketAddress bound = http.getAddress();
         String url = "http://" + bound.getAddress().getHostAddress() + ":" + bound.getPort();
         LOG.info("Metrics and health probes on {}/metrics, {}/alive and {}/healthy", url, url, url);

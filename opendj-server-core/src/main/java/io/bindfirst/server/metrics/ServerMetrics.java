@@ -1,6 +1,7 @@
 package io.bindfirst.server.metrics;
 
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -153,7 +154,7 @@ public final class ServerMetrics {
     }
 
     private static void gauge(PrometheusRegistry r, String name, String help, Unit unit,
-                              java.util.function.DoubleSupplier value) {
+                              DoubleSupplier value) {
         GaugeWithCallback.Builder b = GaugeWithCallback.builder().name(name).help(help)
                 .callback(cb -> cb.call(value.getAsDouble()));
         if (unit != null) {

@@ -74,8 +74,7 @@ final class TlsMetrics {
             micros.forEach((bound, n) -> buckets.bucket(
                     bound == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : bound / 1e6, n));
             return HistogramSnapshot.builder().name(HISTOGRAM).unit(Unit.SECONDS)
-                    .help("Time from the first handshake message to the finished handshake, for TLS handshakes "
-                            + "that finished")
+                    .help("How long the TLS handshakes that finished took, from their start to their end")
                     .dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
                             .classicHistogramBuckets(buckets.build())
                             .sum(totalMicros / 1e6)
