@@ -16,7 +16,8 @@ import io.bindfirst.server.config.ServerConfig;
  * it listens, and runs until stopped (SIGTERM from {@code bin/stop-ds} closes the database cleanly).
  *
  * <pre>
- * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] [--benchmark-bind-ceiling]
+ * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] [--metrics-port N]
+ *          [--benchmark-bind-ceiling]
  * </pre>
  */
 public final class Launcher {
@@ -28,6 +29,7 @@ public final class Launcher {
         Path configFile = null;
         Integer port = null;
         Integer ldapsPort = null;
+        Integer metricsPort = null;
         boolean ceiling = false;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -37,6 +39,7 @@ public final class Launcher {
                     case "--benchmark-bind-ceiling": ceiling = true; break;
                     case "--port": port = portNumber(args[i], args[++i]); break;
                     case "--ldaps-port": ldapsPort = portNumber(args[i], args[++i]); break;
+                    case "--metrics-port": metricsPort = portNumber(args[i], args[++i]); break;
                     default: usage("unknown option " + args[i]);
                 }
             }
@@ -59,6 +62,13 @@ public final class Launcher {
                             + "(cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config)");
                 }
                 config = config.withLdapsListener(config.ldapsListener().withPort(ldapsPort));
+            }
+            if (metricsPort != null) {
+                if (!config.httpMetrics().enabled()) {
+                    usage("--metrics-port: the HTTP metrics listener is disabled in the configuration ("
+                            + ServerConfig.HttpMetrics.ENTRY + ")");
+                }
+                config = config.withHttpMetrics(config.httpMetrics().withPort(metricsPort));
             }
             if (ceiling) {
                 config = config.withBindCeiling(true);
@@ -87,6 +97,12 @@ public final class Launcher {
         } catch (IOException e) {
             System.err.println("Warning: cannot write " + pidFile + ": " + e.getMessage());
         }
+        // Before the line bin/start-ds waits for, so that it is there when the script shows the output.
+        InetSocketAddress h = server.httpMetricsAddress();
+        if (h != null) {
+            System.out.println("Metrics on http://" + h.getAddress().getHostAddress() + ":" + h.getPort()
+                    + "/metrics (and /alive, /healthy)");
+        }
         InetSocketAddress a = server.ldapAddress();
         String url = "ldap://" + a.getAddress().getHostAddress() + ":" + a.getPort();
         InetSocketAddress s = server.ldapsAddress();
@@ -113,7 +129,7 @@ public final class Launcher {
     private static void usage(String problem) {
         System.err.println(problem);
         System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] "
-                + "[--benchmark-bind-ceiling]");
+                + "[--metrics-port N] [--benchmark-bind-ceiling]");
         System.exit(2);
     }
 }

@@ -67,7 +67,7 @@ final class ForkedServer implements AutoCloseable {
             cmd.addAll(jvmOpts);
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
                     "--instanceRoot", instance.toString(), "--config", ldif.toString(), "--port", "0",
-                    "--ldaps-port", "0"));
+                    "--ldaps-port", "0", "--metrics-port", "0"));
             p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             Process child = p;
             hook = new Thread(() -> child.destroyForcibly(), "bind-bench-forked-server-kill");

@@ -39,6 +39,7 @@ public final class ConfigLoader {
     static final DN WORK_QUEUE = DN.valueOf("cn=Work Queue,cn=config");
     static final DN LDAP_HANDLER = DN.valueOf("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config");
     static final DN LDAPS_HANDLER = DN.valueOf("cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config");
+    static final DN HTTP_HANDLER = DN.valueOf(ServerConfig.HttpMetrics.ENTRY);
     static final DN KEY_MANAGER = DN.valueOf(ServerConfig.Tls.KEY_MANAGER);
     static final DN CRYPTO_MANAGER = DN.valueOf(ServerConfig.Tls.CRYPTO_MANAGER);
     static final DN TRUST_MANAGER = DN.valueOf(ServerConfig.Tls.TRUST_MANAGER);
@@ -213,7 +214,19 @@ public final class ConfigLoader {
                     logFormat(logger));
         }
         return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
-                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, List.copyOf(entries.values()));
+                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, httpMetrics(),
+                List.copyOf(entries.values()));
+    }
+
+    /** The HTTP listener for metrics and health probes: off when its entry is absent, on unless disabled there. */
+    private ServerConfig.HttpMetrics httpMetrics() throws ConfigException {
+        Entry http = entries.get(HTTP_HANDLER);
+        if (http == null) {
+            return ServerConfig.HttpMetrics.DISABLED;
+        }
+        return new ServerConfig.HttpMetrics(bool(http, "ds-cfg-enabled", true),
+                string(http, "ds-cfg-listen-address", "127.0.0.1"),
+                integer(http, "ds-cfg-listen-port", 8080, 0, 65535));
     }
 
     /** The key manager provider and the crypto manager, or {@code null} when the key manager is absent or disabled. */

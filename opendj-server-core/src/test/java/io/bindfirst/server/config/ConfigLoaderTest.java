@@ -416,4 +416,37 @@ public class ConfigLoaderTest {
                 () -> load(ConfigText.read(SHIPPED).set(schemes, "ds-cfg-bcrypt-cost", "31")));
         assertTrue(e.getMessage().contains("ds-cfg-bcrypt-cost"), e.getMessage());
     }
+
+    private static final String HTTP = ServerConfig.HttpMetrics.ENTRY;
+
+    @Test
+    public void httpMetricsListenOnLoopback8080AsShipped() throws Exception {
+        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "127.0.0.1", 8080));
+    }
+
+    @Test
+    public void httpMetricsDefaultToLoopbackWithoutAnAddressAndAreOffWithoutTheirEntry() throws Exception {
+        ServerConfig c = loadEdited("ds-cfg-listen-address: 127.0.0.1\nds-cfg-listen-port: 8080",
+                "ds-cfg-listen-port: 8080");
+        assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "127.0.0.1", 8080));
+        c = loadEdited("dn: " + HTTP, "dn: cn=Something Else,cn=Connection Handlers,cn=config");
+        assertFalse(c.httpMetrics().enabled());
+    }
+
+    @Test
+    public void httpMetricsCanBeDisabledOrMoved() throws Exception {
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-enabled", "false"));
+        assertFalse(c.httpMetrics().enabled());
+        c = load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-listen-port", "9100")
+                .set(HTTP, "ds-cfg-listen-address", "::1"));
+        assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "::1", 9100));
+    }
+
+    @Test
+    public void aBadHttpMetricsPortNamesTheEntryAndTheAttribute() throws Exception {
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-listen-port", "65536")));
+        assertTrue(e.getMessage().startsWith(HTTP + ": ds-cfg-listen-port: '65536'"), e.getMessage());
+    }
 }
