@@ -5,11 +5,14 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ConfigLoader;
+import io.bindfirst.server.config.ErrorLogConfig;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.ErrorLog;
 
 /**
  * {@code main}: reads the configuration, starts the server, writes {@code logs/server.pid}, prints where
@@ -72,6 +75,15 @@ public final class Launcher {
             }
             if (ceiling) {
                 config = config.withBindCeiling(true);
+            }
+            Optional<ErrorLog.Settings> errors = ErrorLogConfig.read(config);
+            if (errors.isPresent()) {
+                try {
+                    ErrorLog.install(errors.get()); // for the life of this process: closed with it
+                } catch (IOException e) {
+                    throw new ServerStartException("Cannot open the server log " + errors.get().file() + ": "
+                            + e.getMessage(), e);
+                }
             }
             server = DirectoryServer.start(config);
         } catch (ConfigException | ServerStartException e) {

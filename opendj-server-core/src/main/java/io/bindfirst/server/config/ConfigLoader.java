@@ -213,6 +213,10 @@ public final class ConfigLoader {
                             integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)),
                     logFormat(logger));
         }
+        Entry errorLogger = entries.get(ErrorLogConfig.ENTRY);
+        if (errorLogger != null) {
+            ErrorLogConfig.read(errorLogger, instanceRoot); // checked here; installed by the process (Launcher)
+        }
         return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
                 workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, httpMetrics(),
                 List.copyOf(entries.values()));
