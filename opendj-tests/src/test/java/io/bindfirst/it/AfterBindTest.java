@@ -98,6 +98,12 @@ public class AfterBindTest {
         waitFor(() -> afterBind().writes().written() - before >= 2, "the write counted");
         Thread.sleep(300);
         assertEquals(afterBind().writes().written() - before, 2);
+        com.unboundid.ldap.sdk.SearchResultEntry monitor = root.getEntry("cn=Password Policy,cn=monitor",
+                "ds-mon-deferred-writes", "ds-mon-last-logins-queued", "ds-mon-deferred-writes-waiting");
+        assertEquals(monitor.getAttributeValueAsLong("ds-mon-deferred-writes").longValue(),
+                afterBind().writes().written(), "cn=monitor says what was written");
+        assertTrue(monitor.getAttributeValueAsLong("ds-mon-last-logins-queued") >= 2, monitor.toLDIFString());
+        assertEquals(monitor.getAttributeValueAsLong("ds-mon-deferred-writes-waiting").longValue(), 0L);
         // A failed bind writes nothing.
         String other = TestServer.user(3);
         try (LDAPConnection c = server.connect()) {

@@ -134,6 +134,18 @@ public final class ServerMetrics {
                 () -> s.accounts().locksWritten());
         counter(r, "ldap_grace_logins", "Grace logins used by expired passwords since the start",
                 () -> s.accounts().graceLoginsUsed());
+        counter(r, "ldap_last_logins_queued", "Last-login times successful binds queued for writing",
+                () -> s.accounts().afterBind().lastLoginsQueued());
+        counter(r, "ldap_rehashes_queued", "Passwords successful binds queued to move off a deprecated scheme",
+                () -> s.accounts().afterBind().rehashesQueued());
+        counter(r, "ldap_rehashes_postponed", "Binds of deprecated-scheme passwords left for later by the rate limit",
+                () -> s.accounts().afterBind().rehashesPostponed());
+        counter(r, "ldap_deferred_writes", "Writes made after their binds answered (last login, rehash)",
+                () -> s.accounts().afterBind().writes().written());
+        counter(r, "ldap_deferred_writes_dropped", "Deferred writes dropped: too many accounts waited",
+                () -> s.accounts().afterBind().writes().dropped());
+        gauge(r, "ldap_deferred_writes_waiting", "Accounts whose deferred writes wait now", null,
+                () -> s.accounts().afterBind().writes().waiting());
     }
 
     /**
