@@ -14,6 +14,7 @@ import org.testng.annotations.Test;
 import com.unboundid.asn1.ASN1StreamReader;
 import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.ResultCode;
 
 /** Garbage on the wire gets a notice of disconnection (RFC 4511 4.4.1), and the server carries on. */
 public class MalformedRequestTest {
@@ -47,6 +48,33 @@ public class MalformedRequestTest {
         }
         try (LDAPConnection c = server.bindAs(TestServer.user(1), "password")) {
             assertTrue(c.isConnected());
+        }
+    }
+
+    /**
+     * A filter nested 2,000 deep once overflowed the worker's stack (the matcher and the log walk filters
+     * recursively): it is refused, and the connection goes on. One 300,000 deep (1.8 MB, under the request limit)
+     * is more than the decoder takes: a notice of disconnection, and the server serves the next client.
+     */
+    @Test(timeOut = 60_000)
+    public void aFilterNestedTooDeepIsRefusedAndTheServerGoesOn() throws Exception {
+        try (RawLdap raw = new RawLdap(server.port())) {
+            raw.send(LdapMutator.nestedNotSearch(2_000));
+            LDAPMessage done = raw.read(LDAPMessage.PROTOCOL_OP_TYPE_SEARCH_RESULT_DONE);
+            assertEquals(done.getSearchResultDoneProtocolOp().getResultCode(),
+                    ResultCode.ADMIN_LIMIT_EXCEEDED_INT_VALUE);
+            raw.send(RawLdap.bind(8, TestServer.user(1), "password"));
+            assertEquals(raw.read(LDAPMessage.PROTOCOL_OP_TYPE_BIND_RESPONSE).getBindResponseProtocolOp()
+                    .getResultCode(), 0);
+        }
+        try (RawLdap raw = new RawLdap(server.port())) {
+            raw.send(LdapMutator.nestedNotSearch(300_000));
+            raw.expectNoticeOfDisconnection(ResultCode.PROTOCOL_ERROR_INT_VALUE);
+        }
+        try (RawLdap raw = new RawLdap(server.port())) {
+            raw.send(RawLdap.bind(1, TestServer.user(1), "password"));
+            assertEquals(raw.read(LDAPMessage.PROTOCOL_OP_TYPE_BIND_RESPONSE).getBindResponseProtocolOp()
+                    .getResultCode(), 0);
         }
     }
 

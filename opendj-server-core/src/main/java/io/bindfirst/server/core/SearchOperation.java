@@ -46,8 +46,16 @@ public final class SearchOperation extends Operation {
         return request.getControls();
     }
 
+    /** Set when the filter was refused for its depth: nothing may walk it recursively, the log included. */
+    private boolean filterTooDeep;
+
     @Override
     protected Result execute() {
+        if (FilterDepth.tooDeep(request.getFilter())) {
+            filterTooDeep = true;
+            return errorResult(ResultCode.ADMIN_LIMIT_EXCEEDED, "The filter nests more than " + FilterDepth.MAX
+                    + " levels of AND, OR and NOT");
+        }
         AuthenticationInfo auth = session.authentication();
         ServerConfig.Limits limits = server.config().limits();
         // A user's own limits (ds-rlim-*) replace the server-wide ones; root users have none.
@@ -272,8 +280,9 @@ public final class SearchOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return "scope=" + request.getScope() + " " + AccessRecord.quoted("filter",
-                server.passwordAttribute().maskedForLogs(request.getFilter())) + " nentries="
+        Object filter = filterTooDeep ? "(nested more than " + FilterDepth.MAX + " levels)"
+                : server.passwordAttribute().maskedForLogs(request.getFilter());
+        return "scope=" + request.getScope() + " " + AccessRecord.quoted("filter", filter) + " nentries="
                 + entriesSent;
     }
 }
