@@ -89,7 +89,7 @@ public final class ImportLdif implements Callable<Integer> {
             throw new ToolException("Cannot read " + ldifFile + ": " + e.getMessage(), e);
         }
         try (OfflineBackend opened = OfflineBackend.open(target.config(), target.root(), target.backendId,
-                clearBackend, 0)) {
+                clearBackend, importCacheBytes())) {
             ImportChecks checks = new ImportChecks(opened.schema(), schemes(opened.config()));
             try (InputStream in = Files.newInputStream(ldifFile);
                  LdifRecords records = new LdifRecords(in);
@@ -111,6 +111,15 @@ public final class ImportLdif implements Callable<Integer> {
                 throw new ToolException(e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * Half the tool's heap for the storage's cache, not the server's setting: an import touches every index
+     * page, and one that fits in the cache is not read back from the log (1,000,000 users: 49 s with 1 GiB,
+     * 66 s with the shipped 64 MiB, on 2 busy cores). The tool's JVM exits after the import.
+     */
+    private static long importCacheBytes() {
+        return Runtime.getRuntime().maxMemory() / 2;
     }
 
     /** One thread stores; the others, at least one, parse and check. */

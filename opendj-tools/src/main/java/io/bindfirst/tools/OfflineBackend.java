@@ -38,7 +38,7 @@ final class OfflineBackend implements AutoCloseable {
 
     /**
      * @param cleared whether to open it emptied of everything it holds
-     * @param cacheBytes the storage cache to use instead of the configured one, or 0 to keep the configured one
+     * @param cacheBytes the storage cache to use if larger than the configured one, or 0 to keep the configured one
      */
     static OfflineBackend open(Path configFile, Path instanceRoot, String backendId, boolean cleared,
             long cacheBytes) throws ToolException {
@@ -56,7 +56,7 @@ final class OfflineBackend implements AutoCloseable {
                 .orElseThrow(() -> new ToolException("There is no enabled backend '" + backendId + "' in "
                         + configFile + "; the backends are: " + config.backends().stream().map(BackendConfig::id)
                         .collect(Collectors.joining(", "))));
-        if (cacheBytes > 0) {
+        if (cacheBytes > bc.cacheBytes()) {
             bc = new BackendConfig(bc.id(), bc.type(), bc.baseDNs(), bc.directory(), bc.equalityIndexes(),
                     cacheBytes, bc.bindCacheEntries());
         }

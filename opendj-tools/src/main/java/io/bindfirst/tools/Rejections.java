@@ -47,7 +47,8 @@ final class Rejections implements Closeable {
         }
     }
 
-    void reject(LdifRecord record, long line, String reason) throws IOException {
+    /** Called by the thread that reads the file and by the one that stores: one record at a time. */
+    synchronized void reject(LdifRecord record, long line, String reason) throws IOException {
         count++;
         if (count <= SHOWN) {
             err.println("Rejected the record at line " + line + ": " + reason);
@@ -66,7 +67,7 @@ final class Rejections implements Closeable {
         }
     }
 
-    long count() {
+    synchronized long count() {
         return count;
     }
 
