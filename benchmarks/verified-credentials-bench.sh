@@ -62,7 +62,7 @@ trap stop_server EXIT
 start_server() {
   sed -i "s/^ds-cfg-verified-credential-cache-size: .*/ds-cfg-verified-credential-cache-size: $1/" "$LDIF"
   java "${JVM[@]}" -cp "$CP" io.bindfirst.server.Launcher --instanceRoot "$INSTANCE" --config "$LDIF" \
-      --port "$PORT" --ldaps-port $((PORT + 1)) >>"$INSTANCE/server.out" 2>&1 </dev/null &
+      --port "$PORT" --ldaps-port $((PORT + 1)) --metrics-port 0 >>"$INSTANCE/server.out" 2>&1 </dev/null &
   SERVER_PID=$!
   wait_port "$PORT" 120 || { tail -n 30 "$INSTANCE/server.out" >&2; die 1 "the server did not start"; }
 }

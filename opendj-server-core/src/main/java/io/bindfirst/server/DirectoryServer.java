@@ -35,6 +35,8 @@ import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
+import io.bindfirst.server.metrics.HttpMetricsListener;
+import io.bindfirst.server.metrics.ServerMetrics;
 import io.bindfirst.server.monitor.MonitorBackend;
 import io.bindfirst.server.monitor.MonitorSubtree;
 import io.bindfirst.server.monitor.OperationCounts;
@@ -73,14 +75,17 @@ public final class DirectoryServer implements AutoCloseable {
     private final LdapConnectionHandler connectionHandler;
     /** The server's TLS, or {@code null}; its file watcher stops with the server. */
     private final TlsContext tls;
+    /** The HTTP listener for metrics and health probes, or {@code null} when it is disabled. */
+    private final HttpMetricsListener httpMetrics;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private DirectoryServer(ServerContext context, WorkQueue workQueue, LdapConnectionHandler handler,
-                            TlsContext tls) {
+                            TlsContext tls, HttpMetricsListener httpMetrics) {
         this.context = context;
         this.workQueue = workQueue;
         this.connectionHandler = handler;
         this.tls = tls;
+        this.httpMetrics = httpMetrics;
     }
 
     /** Opens the backends (creating sample data on a first start), then starts listening. */
@@ -95,7 +100,8 @@ public final class DirectoryServer implements AutoCloseable {
         }
         PasswordSchemes schemes;
         try {
-            schemes = new PasswordSchemes(config.passwords().defaultScheme(), config.passwords().allowClearText());
+            schemes = new PasswordSchemes(config.passwords().defaultScheme(), config.passwords().allowClearText(),
+                    config.passwords().costs());
         } catch (IllegalArgumentException e) {
             throw new ServerStartException("cn=Password Storage Schemes,cn=config: "
                     + "ds-cfg-default-password-storage-scheme: " + e.getMessage(), e);
@@ -131,7 +137,8 @@ public final class DirectoryServer implements AutoCloseable {
             }
             if (config.accessLog() != null) {
                 try {
-                    accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(), 65_536);
+                    accessLog = new FileAccessLog(config.accessLog().file(), config.accessLog().rotation(),
+                            config.accessLog().format(), 65_536);
                 } catch (IOException e) {
                     throw new ServerStartException("Cannot open the access log " + config.accessLog().file() + ": "
                             + e.getMessage(), e);
@@ -150,13 +157,14 @@ public final class DirectoryServer implements AutoCloseable {
                     new AuthenticatedUsers<>(BoundConnection::id, connections::byId);
             OperationCounts operationCounts = new OperationCounts();
             TlsStatistics tlsStatistics = new TlsStatistics();
-            // cn=monitor reads these parts of the server live, whenever it is searched.
+            // cn=monitor reads these parts of the server live, whenever it is searched, and so do the HTTP metrics.
             Accounts accounts = new Accounts(schema, config.passwords().policies(), passwords,
                     System::currentTimeMillis);
-            MonitorBackend monitor = MonitorSubtree.backend(schema, new MonitorSubtree.Sources(
+            MonitorSubtree.Sources monitored = new MonitorSubtree.Sources(
                     System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
                     tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened,
-                    accounts));
+                    accounts);
+            MonitorBackend monitor = MonitorSubtree.backend(schema, monitored);
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
                     monitor);
@@ -166,15 +174,25 @@ public final class DirectoryServer implements AutoCloseable {
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates()),
-                    BindAttributes.of(schema),
+                    BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
                     accounts, operationCounts);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,
                     tlsStatistics);
+            HttpMetricsListener httpMetrics = null;
+            if (config.httpMetrics().enabled()) {
+                try {
+                    httpMetrics = HttpMetricsListener.start(config.httpMetrics(),
+                            ServerMetrics.registry(monitored, handler::timesReadsParked), handler.address(), opened);
+                } catch (IOException | RuntimeException e) {
+                    handler.close();
+                    throw e;
+                }
+            }
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
-            return new DirectoryServer(ctx, workQueue, handler, tls);
+            return new DirectoryServer(ctx, workQueue, handler, tls, httpMetrics);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
             if (workQueue != null) {
                 workQueue.close();
@@ -311,19 +329,27 @@ public final class DirectoryServer implements AutoCloseable {
         return connectionHandler.ldapsAddress();
     }
 
+    /** Where the HTTP metrics listener is bound, or {@code null} when it is disabled. */
+    public InetSocketAddress httpMetricsAddress() {
+        return httpMetrics == null ? null : httpMetrics.address();
+    }
+
     /** What the TLS handshakes did since the start: for a monitor to publish. */
     public TlsStatistics tlsStatistics() {
         return connectionHandler.tlsStatistics();
     }
 
     /**
-     * Stops listening, sends each connection a notice of disconnection, finishes queued operations, closes
-     * the backends and the access log.
+     * Stops listening (HTTP first, so health probes fail from the start of the shutdown), sends each connection
+     * a notice of disconnection, finishes queued operations, closes the backends and the access log.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (httpMetrics != null) {
+            httpMetrics.close();
         }
         connectionHandler.close();
         if (tls != null) {
@@ -331,6 +357,7 @@ public final class DirectoryServer implements AutoCloseable {
         }
         workQueue.close();
         context.slowLane().close();
+        context.accounts().close();
         context.backends().close();
         context.accessLog().close();
     }

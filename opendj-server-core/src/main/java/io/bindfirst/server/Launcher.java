@@ -5,18 +5,22 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ConfigLoader;
+import io.bindfirst.server.config.ErrorLogConfig;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.ErrorLog;
 
 /**
  * {@code main}: reads the configuration, starts the server, writes {@code logs/server.pid}, prints where
  * it listens, and runs until stopped (SIGTERM from {@code bin/stop-ds} closes the database cleanly).
  *
  * <pre>
- * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] [--benchmark-bind-ceiling]
+ * Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] [--metrics-port N]
+ *          [--benchmark-bind-ceiling]
  * </pre>
  */
 public final class Launcher {
@@ -28,6 +32,7 @@ public final class Launcher {
         Path configFile = null;
         Integer port = null;
         Integer ldapsPort = null;
+        Integer metricsPort = null;
         boolean ceiling = false;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -37,6 +42,7 @@ public final class Launcher {
                     case "--benchmark-bind-ceiling": ceiling = true; break;
                     case "--port": port = portNumber(args[i], args[++i]); break;
                     case "--ldaps-port": ldapsPort = portNumber(args[i], args[++i]); break;
+                    case "--metrics-port": metricsPort = portNumber(args[i], args[++i]); break;
                     default: usage("unknown option " + args[i]);
                 }
             }
@@ -60,8 +66,24 @@ public final class Launcher {
                 }
                 config = config.withLdapsListener(config.ldapsListener().withPort(ldapsPort));
             }
+            if (metricsPort != null) {
+                if (!config.httpMetrics().enabled()) {
+                    usage("--metrics-port: the HTTP metrics listener is disabled in the configuration ("
+                            + ServerConfig.HttpMetrics.ENTRY + ")");
+                }
+                config = config.withHttpMetrics(config.httpMetrics().withPort(metricsPort));
+            }
             if (ceiling) {
                 config = config.withBindCeiling(true);
+            }
+            Optional<ErrorLog.Settings> errors = ErrorLogConfig.read(config);
+            if (errors.isPresent()) {
+                try {
+                    ErrorLog.install(errors.get()); // for the life of this process: closed with it
+                } catch (IOException e) {
+                    throw new ServerStartException("Cannot open the server log " + errors.get().file() + ": "
+                            + e.getMessage(), e);
+                }
             }
             server = DirectoryServer.start(config);
         } catch (ConfigException | ServerStartException e) {
@@ -86,6 +108,12 @@ public final class Launcher {
             Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
         } catch (IOException e) {
             System.err.println("Warning: cannot write " + pidFile + ": " + e.getMessage());
+        }
+        // Before the line bin/start-ds waits for, so that it is there when the script shows the output.
+        InetSocketAddress h = server.httpMetricsAddress();
+        if (h != null) {
+            System.out.println("Metrics on http://" + h.getAddress().getHostAddress() + ":" + h.getPort()
+                    + "/metrics (and /alive, /healthy)");
         }
         InetSocketAddress a = server.ldapAddress();
         String url = "ldap://" + a.getAddress().getHostAddress() + ":" + a.getPort();
@@ -113,7 +141,7 @@ public final class Launcher {
     private static void usage(String problem) {
         System.err.println(problem);
         System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] "
-                + "[--benchmark-bind-ceiling]");
+                + "[--metrics-port N] [--benchmark-bind-ceiling]");
         System.exit(2);
     }
 }

@@ -18,11 +18,14 @@ import java.util.stream.Stream;
 
 import org.testng.annotations.Test;
 
+import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.util.json.JSONObject;
 
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
 
 /**
@@ -64,6 +67,42 @@ public class AccessLogTest {
             assertTrue(text.contains(" DISCONNECT conn="), text);
             assertFalse(text.contains(SECRET), "a password reached the access log");
             assertFalse(text.contains("password"), "a password reached the access log");
+        }
+    }
+
+    /** ds-cfg-log-format: json: every line one JSON object (parsed by the UnboundID SDK's parser). */
+    @Test
+    public void jsonLinesParseAndKeepWhatClientsSent() throws Exception {
+        try (TestServer server = TestServer.start(10, c -> c.withAccessLog(new ServerConfig.AccessLogFile(
+                c.accessLog().file(), c.accessLog().rotation(), AccessLogFormat.JSON)))) {
+            Path log = server.instance().resolve("logs/access");
+            try (LDAPConnection c = server.connect()) {
+                c.bind(TestServer.user(1), "password");
+                try {
+                    c.bind(TestServer.user(1), SECRET);
+                } catch (LDAPException expected) {
+                    // invalidCredentials
+                }
+                c.search(TestServer.PEOPLE, SearchScope.ONE, Filter.createEqualityFilter("cn", "a\" x=\"\n"));
+            }
+            server.server().close();
+            List<String> lines = Files.readAllLines(log);
+            List<JSONObject> records = new java.util.ArrayList<>();
+            for (String line : lines) {
+                records.add(new JSONObject(line)); // throws if a line is not one JSON object
+            }
+            JSONObject bind = records.stream().filter(r -> "BIND".equals(r.getFieldAsString("type"))
+                    && r.getFieldAsInteger("result") == 0).findFirst().orElseThrow();
+            assertEquals(bind.getFieldAsString("authDN"), TestServer.user(1));
+            assertTrue(bind.getFieldAsString("time").matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z"), bind.toString());
+            JSONObject search = records.stream().filter(r -> "SEARCH".equals(r.getFieldAsString("type")))
+                    .findFirst().orElseThrow();
+            // The quotes a client sent come back as they were, inside one field of one line.
+            assertTrue(search.getFieldAsString("filter").startsWith("(cn=a\" x=\""), search.toString());
+            assertEquals(search.getFieldAsInteger("nentries"), Integer.valueOf(0));
+            assertTrue(records.stream().anyMatch(r -> "DISCONNECT".equals(r.getFieldAsString("type"))));
+            String text = String.join("\n", lines);
+            assertFalse(text.contains(SECRET), "a password reached the access log");
         }
     }
 

@@ -67,14 +67,15 @@ final class ForkedServer implements AutoCloseable {
             cmd.addAll(jvmOpts);
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
                     "--instanceRoot", instance.toString(), "--config", ldif.toString(), "--port", "0",
-                    "--ldaps-port", "0"));
+                    "--ldaps-port", "0", "--metrics-port", "0"));
             p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             Process child = p;
             hook = new Thread(() -> child.destroyForcibly(), "bind-bench-forked-server-kill");
             Runtime.getRuntime().addShutdownHook(hook);
             Deque<String> lastLines = new ArrayDeque<>();
             CompletableFuture<Integer> port = new CompletableFuture<>();
-            Thread reader = new Thread(() -> drain(child, lastLines, port), "bind-bench-forked-server-output");
+            Path out = Files.createDirectories(instance.resolve("logs")).resolve("server.out");
+            Thread reader = new Thread(() -> drain(child, lastLines, port, out), "bind-bench-forked-server-output");
             reader.setDaemon(true);
             reader.start();
             int listening;
@@ -96,10 +97,17 @@ final class ForkedServer implements AutoCloseable {
         }
     }
 
-    /** Copies the child's output into {@code lastLines} (the last few lines), and its port once it listens. */
-    private static void drain(Process p, Deque<String> lastLines, CompletableFuture<Integer> port) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    /**
+     * Copies the child's output into {@code lastLines} (the last few lines) and into {@code out} (all of it, as
+     * bin/start-ds keeps it in logs/server.out), and its port once it listens.
+     */
+    private static void drain(Process p, Deque<String> lastLines, CompletableFuture<Integer> port, Path out) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             java.io.Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
+                w.write(line);
+                w.write('\n');
+                w.flush();
                 synchronized (lastLines) {
                     lastLines.addLast(line);
                     if (lastLines.size() > KEPT_LINES) {
@@ -134,6 +142,16 @@ final class ForkedServer implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** The instance folder (its logs/ holds the access log and server.out, the child's whole output). */
+    Path instance() {
+        return instance;
+    }
+
+    /** Stops the child (SIGTERM: it closes its logs), keeping the instance until {@link #close()}. */
+    void stop() {
+        stop(process, hook);
     }
 
     /** The child's last lines of output (for a failure message). */

@@ -41,7 +41,8 @@ public class KillDurabilityTest {
     private static Child startChild(Path instance) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
-                "--instanceRoot", instance.toString(), "--port", "0", "--ldaps-port", "0")
+                "--instanceRoot", instance.toString(), "--port", "0", "--ldaps-port", "0",
+                "--metrics-port", "0")
                 .redirectErrorStream(true);
         Process p = pb.start();
         CompletableFuture<Integer> port = new CompletableFuture<>();

@@ -80,7 +80,8 @@ public class OfflineToolsTest {
             });
             try (OutputStream toImport = writer.get(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
                 ChildProcess.Result server = ChildProcess.java("io.bindfirst.server.Launcher", "--instanceRoot",
-                        instance.toString(), "--port", "0", "--ldaps-port", "0").await(LIMIT);
+                        instance.toString(), "--port", "0", "--ldaps-port", "0", "--metrics-port", "0")
+                        .await(LIMIT);
                 assertEquals(server.exitCode(), 1, server.said());
                 assertTrue(server.output().contains("The server could not start: Backend userRoot: its database "
                         + "directory " + instance.resolve("db/userRoot") + " is in use by another process (a running "

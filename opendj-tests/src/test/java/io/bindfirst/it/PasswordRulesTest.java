@@ -20,8 +20,10 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ModifyRequest;
 import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.experimental.DraftBeheraLDAPPasswordPolicy10ErrorType;
@@ -83,14 +85,21 @@ public class PasswordRulesTest {
         }
         try (LDAPConnection self = server.bindAs(dn, "third-pw")) {
             for (String reused : new String[] {"third-pw", "second-pw", "first-pw"}) {
-                LDAPResult r = self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null, reused));
+                LDAPResult r = self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null, reused,
+                        new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl()}));
                 assertEquals(r.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, reused);
+                assertEquals(policyError(r), DraftBeheraLDAPPasswordPolicy10ErrorType.PASSWORD_IN_HISTORY);
                 assertTrue(r.getDiagnosticMessage().contains("ds-cfg-password-history-count"),
                         r.getDiagnosticMessage());
                 assertFalse(r.getDiagnosticMessage().contains(reused), "the message never holds the password");
             }
-            assertEquals(self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null, "fourth-pw"))
-                    .getResultCode(), ResultCode.SUCCESS);
+            LDAPResult changed = self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null,
+                    "fourth-pw", new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl()}));
+            assertEquals(changed.getResultCode(), ResultCode.SUCCESS);
+            DraftBeheraLDAPPasswordPolicy10ResponseControl state =
+                    DraftBeheraLDAPPasswordPolicy10ResponseControl.get(changed);
+            assertTrue(state != null && state.getErrorType() == null && state.getWarningType() == null,
+                    "an empty response control on success: " + state);
         }
         // Now the history is third and second: first was pushed out, and may come back.
         LDAPException e = org.testng.Assert.expectThrows(LDAPException.class,
@@ -111,12 +120,17 @@ public class PasswordRulesTest {
         String dn = TestServer.user(3);
         root.modify(dn, new Modification(ModificationType.REPLACE, "ds-pwp-password-policy-dn", STRICT.toString()));
         LDAPException shortOne = org.testng.Assert.expectThrows(LDAPException.class,
-                () -> root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "short1")));
+                () -> root.modify(new ModifyRequest(dn,
+                        new Modification[] {new Modification(ModificationType.REPLACE, "userPassword", "short1")},
+                        new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl()})));
         assertEquals(shortOne.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+        assertEquals(policyError(shortOne.toLDAPResult()),
+                DraftBeheraLDAPPasswordPolicy10ErrorType.PASSWORD_TOO_SHORT);
         assertTrue(shortOne.getDiagnosticMessage().contains("at least 10 characters"), shortOne.getMessage());
-        LDAPResult noDigit = root.processExtendedOperation(
-                new PasswordModifyExtendedRequest(dn, null, "long-enough-but-no-digit"));
-        assertEquals(noDigit.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+        LDAPResult noDigit = root.processExtendedOperation(new PasswordModifyExtendedRequest(dn, null,
+                "long-enough-but-no-digit", new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl(true)}));
+        assertEquals(noDigit.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, "the control may be critical");
+        assertEquals(policyError(noDigit), DraftBeheraLDAPPasswordPolicy10ErrorType.INSUFFICIENT_PASSWORD_QUALITY);
         root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "long-enough-1"));
         server.bindAs(dn, "long-enough-1").close();
         LDAPException add = org.testng.Assert.expectThrows(LDAPException.class, () -> root.add(
@@ -137,9 +151,10 @@ public class PasswordRulesTest {
                 SLOW_CHANGES.toString()));
         root.modify(dn, new Modification(ModificationType.REPLACE, "userPassword", "min-age-1"));
         try (LDAPConnection self = server.bindAs(dn, "min-age-1")) {
-            LDAPResult early = self.processExtendedOperation(
-                    new PasswordModifyExtendedRequest(null, null, "min-age-2"));
+            LDAPResult early = self.processExtendedOperation(new PasswordModifyExtendedRequest(null, null,
+                    "min-age-2", new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl()}));
             assertEquals(early.getResultCode(), ResultCode.CONSTRAINT_VIOLATION);
+            assertEquals(policyError(early), DraftBeheraLDAPPasswordPolicy10ErrorType.PASSWORD_TOO_YOUNG);
             assertTrue(early.getDiagnosticMessage().contains("ds-cfg-min-password-age"), early.getDiagnosticMessage());
             assertEquals(root.processExtendedOperation(new PasswordModifyExtendedRequest(dn, null, "min-age-3"))
                     .getResultCode(), ResultCode.SUCCESS, "root's reset is not held back");
@@ -163,9 +178,13 @@ public class PasswordRulesTest {
                     new Control[] {new DraftBeheraLDAPPasswordPolicy10RequestControl()}));
             assertEquals(DraftBeheraLDAPPasswordPolicy10ResponseControl.get(bound).getErrorType(),
                     DraftBeheraLDAPPasswordPolicy10ErrorType.CHANGE_AFTER_RESET);
+            SearchRequest search = new SearchRequest(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1)");
+            search.addControl(new DraftBeheraLDAPPasswordPolicy10RequestControl());
             LDAPSearchException refused = org.testng.Assert.expectThrows(LDAPSearchException.class,
-                    () -> self.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.1)"));
+                    () -> self.search(search));
             assertEquals(refused.getResultCode(), ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
+            assertEquals(policyError(refused.toLDAPResult()),
+                    DraftBeheraLDAPPasswordPolicy10ErrorType.CHANGE_AFTER_RESET);
             assertTrue(refused.getDiagnosticMessage().contains("Password Modify"), refused.getDiagnosticMessage());
             assertEquals(self.processExtendedOperation(new PasswordModifyExtendedRequest(null, "reset-by-root",
                     "chosen-by-user")).getResultCode(), ResultCode.SUCCESS);
@@ -186,5 +205,12 @@ public class PasswordRulesTest {
         assertEquals(r.exit(), 1, r.output()); // ldappasswd's exit status for a refused change
         assertTrue(r.output().contains("Constraint violation (19)"), r.output());
         assertTrue(r.output().contains("ds-cfg-password-history-count"), r.output());
+    }
+
+    /** The error of the Password Policy response control on {@code r}; fails if there is no control. */
+    private static DraftBeheraLDAPPasswordPolicy10ErrorType policyError(LDAPResult r) throws LDAPException {
+        DraftBeheraLDAPPasswordPolicy10ResponseControl c = DraftBeheraLDAPPasswordPolicy10ResponseControl.get(r);
+        assertTrue(c != null, "a Password Policy response control on " + r);
+        return c.getErrorType();
     }
 }

@@ -55,9 +55,12 @@ public final class TestServer implements AutoCloseable {
         return ts;
     }
 
-    /** Both listeners on ports the system picks: tests run side by side, and beside a server on 1389/1636. */
+    /**
+     * Every listener (LDAP, LDAPS, HTTP metrics) on a port the system picks: tests run side by side, and beside
+     * a server on 1389/1636/8080.
+     */
     static ServerConfig withFreePorts(ServerConfig c) {
-        ServerConfig out = c.withListenPort(0);
+        ServerConfig out = c.withListenPort(0).withHttpMetrics(c.httpMetrics().withPort(0));
         return c.ldapsListener() == null ? out : out.withLdapsListener(c.ldapsListener().withPort(0));
     }
 

@@ -31,12 +31,12 @@ final class Tools {
     }
 
     /**
-     * Runs a tool from {@code main}: the storage's own logging (index builds) is kept to warnings, since the
-     * tool reports what it does itself; a level given on the command line is left alone.
+     * Runs a tool from {@code main}: the server's parts log warnings only (tools-logback.xml), since the tool
+     * reports what it does itself; a logging configuration given on the command line is left alone.
      */
     static void main(Object command, String[] args) {
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "tools-logback.xml");
         }
         System.exit(commandLine(command).execute(args));
     }

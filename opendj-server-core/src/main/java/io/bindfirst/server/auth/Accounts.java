@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteSequence;
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
@@ -50,6 +51,7 @@ public final class Accounts {
     private final AttributeDescription changedTime;
     private final AttributeDescription graceUseTime;
     private final PasswordChanges changes;
+    private final AfterBind afterBind;
 
     /**
      * @param schema the server schema (it defines the account attributes)
@@ -66,6 +68,7 @@ public final class Accounts {
         this.changedTime = PasswordChanges.changedTime(schema);
         this.graceUseTime = PasswordChanges.graceUseTime(schema);
         this.changes = new PasswordChanges(schema, this, password, clock);
+        this.afterBind = new AfterBind(schema, policies, password, clock);
     }
 
     /**
@@ -137,6 +140,32 @@ public final class Accounts {
     /** A successful bind: the account's failures are forgotten. Costs nothing while no account has failures. */
     public void succeeded(DN account) {
         failures.forget(account);
+    }
+
+    /**
+     * A successful bind of {@code entry}'s account: its failures are forgotten, and what its policy has a bind
+     * write is queued, after the answer ({@link AfterBind}). Costs a field read while no policy writes anything.
+     *
+     * @param clear the password the bind proved, or {@code null} for a bind without one (SASL EXTERNAL)
+     */
+    public void succeeded(Backend backend, Entry entry, ByteSequence clear) {
+        failures.forget(entry.getName());
+        if (afterBind.anyPolicyWrites()) {
+            PasswordPolicy policy = policyOf(entry);
+            if (policy != null && (policy.onBind().recordsLastLogin() || policy.onBind().rehashes())) {
+                afterBind.succeeded(backend, entry, clear, policy);
+            }
+        }
+    }
+
+    /** The bind-driven writes (last login, rehash), for cn=monitor and the tests. */
+    public AfterBind afterBind() {
+        return afterBind;
+    }
+
+    /** Lets the bind-driven writes that wait finish; called at shutdown, before the backends close. */
+    public void close() {
+        afterBind.close();
     }
 
     /**

@@ -13,7 +13,7 @@ import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.GeneralizedTime;
 import org.forgerock.opendj.ldap.LinkedAttribute;
-import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.backend.BackendException;
@@ -74,8 +74,8 @@ public final class PasswordChanges {
                 long since = clock.getAsLong()
                         - GeneralizedTime.valueOf(changed.firstValueAsString()).getTimeInMillis();
                 if (since < policy.expiry().minAge().toMillis()) {
-                    throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, "The password was changed too "
-                            + "recently to change it again (ds-cfg-min-password-age: "
+                    throw new PasswordPolicyRefusal(PasswordPolicyErrorType.PASSWORD_TOO_YOUNG, "The password was "
+                            + "changed too recently to change it again (ds-cfg-min-password-age: "
                             + policy.expiry().minAge().toSeconds() + " s)");
                 }
             }
@@ -88,8 +88,8 @@ public final class PasswordChanges {
         remembered.addAll(historyValues(current));
         for (ByteString clear : clearPasswords) {
             if (!password.storedMatching(remembered, clear).isEmpty()) {
-                throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, "The new password is the current one "
-                        + "or one of the last " + policy.historyCount()
+                throw new PasswordPolicyRefusal(PasswordPolicyErrorType.PASSWORD_IN_HISTORY, "The new password is "
+                        + "the current one or one of the last " + policy.historyCount()
                         + " (ds-cfg-password-history-count): choose another");
             }
         }
@@ -113,7 +113,7 @@ public final class PasswordChanges {
             for (PasswordValidator v : policy.validators()) {
                 String why = v.refusal(clear.toString());
                 if (why != null) {
-                    throw new BackendException(ResultCode.CONSTRAINT_VIOLATION, why);
+                    throw new PasswordPolicyRefusal(v.errorType(), why);
                 }
             }
         }

@@ -23,8 +23,12 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
+import io.bindfirst.server.pwd.Argon2Scheme;
 import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.Pbkdf2HmacSha256Scheme;
+import io.bindfirst.server.pwd.SchemeCosts;
 
 /**
  * Reads {@code config.ldif} once into a {@link ServerConfig}. Every value is checked here, so a bad one
@@ -35,6 +39,7 @@ public final class ConfigLoader {
     static final DN WORK_QUEUE = DN.valueOf("cn=Work Queue,cn=config");
     static final DN LDAP_HANDLER = DN.valueOf("cn=LDAP Connection Handler,cn=Connection Handlers,cn=config");
     static final DN LDAPS_HANDLER = DN.valueOf("cn=LDAPS Connection Handler,cn=Connection Handlers,cn=config");
+    static final DN HTTP_HANDLER = DN.valueOf(ServerConfig.HttpMetrics.ENTRY);
     static final DN KEY_MANAGER = DN.valueOf(ServerConfig.Tls.KEY_MANAGER);
     static final DN CRYPTO_MANAGER = DN.valueOf(ServerConfig.Tls.CRYPTO_MANAGER);
     static final DN TRUST_MANAGER = DN.valueOf(ServerConfig.Tls.TRUST_MANAGER);
@@ -161,7 +166,7 @@ public final class ConfigLoader {
                 bool(pw, "ds-cfg-allow-clear-text-passwords", false),
                 integer(pw, "ds-cfg-verified-credential-cache-size",
                         ServerConfig.Passwords.DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, 0, Integer.MAX_VALUE),
-                PasswordPolicyConfig.read(entries));
+                PasswordPolicyConfig.read(entries), schemeCosts(pw));
 
         List<ServerConfig.RootUser> rootUsers = new ArrayList<>();
         List<BackendConfig> backends = new ArrayList<>();
@@ -205,10 +210,27 @@ public final class ConfigLoader {
                                     string(logger, "ds-cfg-file-size-limit", "100 mb")),
                             ConfigUnits.duration(logger.getName() + ": ds-cfg-rotation-interval",
                                     string(logger, "ds-cfg-rotation-interval", "1 d")),
-                            integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)));
+                            integer(logger, "ds-cfg-number-of-files", 10, 1, 100_000)),
+                    logFormat(logger));
+        }
+        Entry errorLogger = entries.get(ErrorLogConfig.ENTRY);
+        if (errorLogger != null) {
+            ErrorLogConfig.read(errorLogger, instanceRoot); // checked here; installed by the process (Launcher)
         }
         return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
-                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, List.copyOf(entries.values()));
+                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, httpMetrics(),
+                List.copyOf(entries.values()));
+    }
+
+    /** The HTTP listener for metrics and health probes: off when its entry is absent, on unless disabled there. */
+    private ServerConfig.HttpMetrics httpMetrics() throws ConfigException {
+        Entry http = entries.get(HTTP_HANDLER);
+        if (http == null) {
+            return ServerConfig.HttpMetrics.DISABLED;
+        }
+        return new ServerConfig.HttpMetrics(bool(http, "ds-cfg-enabled", true),
+                string(http, "ds-cfg-listen-address", "127.0.0.1"),
+                integer(http, "ds-cfg-listen-port", 8080, 0, 65535));
     }
 
     /** The key manager provider and the crypto manager, or {@code null} when the key manager is absent or disabled. */
@@ -422,6 +444,28 @@ public final class ConfigLoader {
             throw new ConfigException(e.getName() + ": " + attr + ": takes one value, has " + v.size());
         }
         return v.isEmpty() ? null : v.get(0).toString().trim();
+    }
+
+    private static AccessLogFormat logFormat(Entry logger) throws ConfigException {
+        String name = string(logger, "ds-cfg-log-format", "text");
+        AccessLogFormat format = AccessLogFormat.named(name);
+        if (format == null) {
+            throw new ConfigException(logger.getName() + ": ds-cfg-log-format: '" + name + "' is not a format; "
+                    + "text (OpenDJ's lines) or json (one JSON object per line)");
+        }
+        return format;
+    }
+
+    /** The cost settings of the schemes that have one; each range is the one a stored value may have. */
+    private static SchemeCosts schemeCosts(Entry pw) throws ConfigException {
+        SchemeCosts d = SchemeCosts.DEFAULTS;
+        return new SchemeCosts(
+                integer(pw, "ds-cfg-pbkdf2-iterations", d.pbkdf2Iterations(), 1, Pbkdf2HmacSha256Scheme.MAX_ITERATIONS),
+                integer(pw, "ds-cfg-bcrypt-cost", d.bcryptCost(), SchemeCosts.MIN_BCRYPT_COST, 15),
+                integer(pw, "ds-cfg-argon2-memory", d.argon2MemoryKib(), SchemeCosts.MIN_ARGON2_MEMORY_KIB,
+                        Argon2Scheme.MAX_MEMORY_KIB),
+                integer(pw, "ds-cfg-argon2-iterations", d.argon2Iterations(), 1, 100),
+                integer(pw, "ds-cfg-argon2-parallelism", d.argon2Parallelism(), 1, Argon2Scheme.MAX_PARALLELISM));
     }
 
     static String string(Entry e, String attr, String dflt) throws ConfigException {

@@ -1,10 +1,18 @@
 package io.bindfirst.server.config;
 
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
@@ -13,6 +21,7 @@ import org.forgerock.opendj.ldap.Entry;
 
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
+import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.pwd.PasswordValidator;
 
 /**
@@ -70,7 +79,42 @@ final class PasswordPolicyConfig {
         }
         return new PasswordPolicy(e.getName(), count, duration, expiry, passwordExpiry,
                 ConfigLoader.integer(e, "ds-cfg-password-history-count", 0, 0, 100), used,
-                ConfigLoader.bool(e, "ds-cfg-force-change-on-reset", false));
+                ConfigLoader.bool(e, "ds-cfg-force-change-on-reset", false), onBind(e));
+    }
+
+    /** The last-login time and the rehash of deprecated schemes (off unless configured). */
+    private static PasswordPolicy.OnBind onBind(Entry e) throws ConfigException {
+        String attribute = ConfigLoader.string(e, "ds-cfg-last-login-time-attribute", null);
+        String pattern = ConfigLoader.string(e, "ds-cfg-last-login-time-format", null);
+        DateTimeFormatter format = null;
+        if (attribute != null) {
+            try {
+                format = DateTimeFormatter.ofPattern(pattern == null ? "yyyyMMdd" : pattern, Locale.ROOT)
+                        .withZone(ZoneOffset.UTC);
+                format.format(Instant.EPOCH); // a pattern naming fields an instant lacks fails here, not at a bind
+            } catch (IllegalArgumentException | DateTimeException ex) {
+                throw new ConfigException(e.getName() + ": ds-cfg-last-login-time-format: '" + pattern
+                        + "' is not a date-time pattern (e.g. yyyyMMdd, yyyyMMddHHmmss'Z'): " + ex.getMessage());
+            }
+        } else if (pattern != null) {
+            throw new ConfigException(e.getName() + ": ds-cfg-last-login-time-format needs "
+                    + "ds-cfg-last-login-time-attribute (e.g. ds-pwp-last-login-time)");
+        }
+        Set<String> deprecated = new HashSet<>();
+        Attribute schemes = e.getAttribute("ds-cfg-deprecated-password-storage-scheme");
+        for (ByteString v : schemes == null ? List.<ByteString>of() : schemes) {
+            String name = v.toString().trim().toUpperCase(Locale.ROOT);
+            if (!PasswordSchemes.knownNames().contains(name)) {
+                throw new ConfigException(e.getName() + ": ds-cfg-deprecated-password-storage-scheme: unknown scheme '"
+                        + v + "'; known schemes: " + new TreeSet<>(PasswordSchemes.knownNames()));
+            }
+            deprecated.add(name);
+        }
+        if (attribute == null && deprecated.isEmpty()) {
+            return PasswordPolicy.OnBind.NOTHING;
+        }
+        return new PasswordPolicy.OnBind(attribute, format, deprecated,
+                ConfigLoader.integer(e, "ds-cfg-max-rehashes-per-second", 100, 0, 1_000_000));
     }
 
     /** A validator entry, by its object class (OpenDJ's): length-based or character-set. */

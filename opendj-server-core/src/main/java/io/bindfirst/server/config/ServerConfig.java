@@ -10,8 +10,10 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.PasswordPolicies;
+import io.bindfirst.server.pwd.SchemeCosts;
 
 /**
  * The whole server configuration, parsed once from {@code config/config.ldif} by {@link ConfigLoader}.
@@ -33,13 +35,15 @@ import io.bindfirst.server.pwd.PasswordPolicies;
  * @param sampleEntries per backend id, how many sample users to create on a first start
  * @param plugins the enabled plugins, in configuration order
  * @param accessLog the access log file and its rotation, or {@code null} when disabled
+ * @param httpMetrics the HTTP listener for Prometheus and health probes (on or off, where)
  * @param entries the configuration entries as read, served read-only under {@code cn=config}
  */
 public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Listener ldapsListener,
                            Tls tls, SecurePasswordBinds securePasswordBinds, Limits limits,
                            WorkQueue workQueue, Passwords passwords, List<RootUser> rootUsers,
                            List<BackendConfig> backends, Map<String, Integer> sampleEntries,
-                           List<PluginConfig> plugins, AccessLogFile accessLog, List<Entry> entries) {
+                           List<PluginConfig> plugins, AccessLogFile accessLog, HttpMetrics httpMetrics,
+                           List<Entry> entries) {
 
     public ServerConfig {
         rootUsers = List.copyOf(rootUsers);
@@ -49,8 +53,38 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         entries = List.copyOf(entries);
     }
 
-    /** @param file the live file; @param rotation when it rotates and how many rotated files are kept */
-    public record AccessLogFile(Path file, LogRotation rotation) {
+    /**
+     * {@code cn=HTTP Connection Handler,cn=Connection Handlers,cn=config}: the HTTP listener that serves
+     * {@code /metrics} (Prometheus), {@code /alive} and {@code /healthy}.
+     *
+     * @param enabled whether the server listens for HTTP at all
+     * @param address the address to listen on (loopback by default: the numbers are root-only over LDAP)
+     * @param port the port; 0 picks a free one (tests)
+     */
+    public record HttpMetrics(boolean enabled, String address, int port) {
+        public static final String ENTRY = "cn=HTTP Connection Handler,cn=Connection Handlers,cn=config";
+        /** No HTTP listener: the entry is absent or disabled. */
+        public static final HttpMetrics DISABLED = new HttpMetrics(false, "127.0.0.1", 8080);
+
+        public HttpMetrics withPort(int newPort) {
+            return new HttpMetrics(enabled, address, newPort);
+        }
+
+        public HttpMetrics withEnabled(boolean on) {
+            return new HttpMetrics(on, address, port);
+        }
+    }
+
+    /**
+     * @param file the live file
+     * @param rotation when it rotates and how many rotated files are kept
+     * @param format its lines: OpenDJ's text or JSON ({@code ds-cfg-log-format})
+     */
+    public record AccessLogFile(Path file, LogRotation rotation, AccessLogFormat format) {
+        /** In the text format. */
+        public AccessLogFile(Path file, LogRotation rotation) {
+            this(file, rotation, AccessLogFormat.TEXT);
+        }
     }
 
     /**
@@ -375,7 +409,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param policies the password policies (lockout)
      */
     public record Passwords(String defaultScheme, boolean allowClearText, int verifiedCredentialCacheSize,
-                            PasswordPolicies policies) {
+                            PasswordPolicies policies, SchemeCosts costs) {
         /** {@code ds-cfg-verified-credential-cache-size} when config.ldif does not set it. */
         public static final int DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE = 10_000;
 
@@ -384,12 +418,22 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
             this(defaultScheme, allowClearText, DEFAULT_VERIFIED_CREDENTIAL_CACHE_SIZE, PasswordPolicies.defaults());
         }
 
+        /** With the default scheme costs. */
+        public Passwords(String defaultScheme, boolean allowClearText, int verifiedCredentialCacheSize,
+                         PasswordPolicies policies) {
+            this(defaultScheme, allowClearText, verifiedCredentialCacheSize, policies, SchemeCosts.DEFAULTS);
+        }
+
         public Passwords withVerifiedCredentialCacheSize(int size) {
-            return new Passwords(defaultScheme, allowClearText, size, policies);
+            return new Passwords(defaultScheme, allowClearText, size, policies, costs);
         }
 
         public Passwords withPolicies(PasswordPolicies newPolicies) {
-            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, newPolicies);
+            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, newPolicies, costs);
+        }
+
+        public Passwords withCosts(SchemeCosts newCosts) {
+            return new Passwords(defaultScheme, allowClearText, verifiedCredentialCacheSize, policies, newCosts);
         }
     }
 
@@ -408,26 +452,27 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withListener(Listener newListener) {
         return new ServerConfig(instanceRoot, schemaDirectory, newListener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     /** @param newAccessLog the access log and its rotation, or {@code null} for none */
     public ServerConfig withAccessLog(AccessLogFile newAccessLog) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, newAccessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, newAccessLog, httpMetrics, entries);
     }
 
     /** @param newLdaps the LDAPS listener, or {@code null} for none */
     public ServerConfig withLdapsListener(Listener newLdaps) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, newLdaps, tls, securePasswordBinds, limits,
-                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     /** @param newTls the TLS settings, or {@code null} for no TLS at all */
     public ServerConfig withTls(Tls newTls) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, newTls, securePasswordBinds,
-                limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog,
+                httpMetrics, entries);
     }
 
     /** The same backends with one more equality index on each ({@code ds-cfg-equality-index}). */
@@ -440,17 +485,25 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
                     b.bindCacheEntries()));
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
-                limits, workQueue, passwords, rootUsers, indexed, sampleEntries, plugins, accessLog, entries);
+                limits, workQueue, passwords, rootUsers, indexed, sampleEntries, plugins, accessLog,
+                httpMetrics, entries);
+    }
+
+    public ServerConfig withHttpMetrics(HttpMetrics newHttpMetrics) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, newHttpMetrics,
+                entries);
     }
 
     public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
-                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     public ServerConfig withPasswords(Passwords newPasswords) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
-                limits, workQueue, newPasswords, rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                limits, workQueue, newPasswords, rootUsers, backends, sampleEntries, plugins, accessLog,
+                httpMetrics, entries);
     }
 
     public ServerConfig withListenPort(int port) {
@@ -464,26 +517,26 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withLimits(Limits newLimits) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 newLimits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     /** The same configuration with these password policies (tests; a server reads them from cn=config). */
     public ServerConfig withPasswordPolicies(PasswordPolicies policies) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords.withPolicies(policies),
-                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     public ServerConfig withWorkQueue(WorkQueue newWorkQueue) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, newWorkQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     public ServerConfig withSampleEntries(Map<String, Integer> newSampleEntries) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, newSampleEntries, plugins, accessLog, entries);
+                rootUsers, backends, newSampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     /** One more root user (not added to {@link #entries}, which mirror the file as read). */
@@ -492,7 +545,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         more.add(rootUser);
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                more, backends, sampleEntries, plugins, accessLog, entries);
+                more, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
     /**
@@ -511,6 +564,6 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, changed, sampleEntries, plugins, accessLog, entries);
+                rootUsers, changed, sampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 }

@@ -60,7 +60,7 @@ public final class AddOperation extends WriteOperation {
     }
 
     @Override
-    protected Result prepare(Backend backend) throws WriteException, PasswordValues.Refused {
+    protected Result prepare(Backend backend) throws BackendException, WriteException, PasswordValues.Refused {
         for (Attribute a : request.getAllAttributes()) {
             if (a.getAttributeDescription().getAttributeType().isNoUserModification()) {
                 return errorResult(ResultCode.CONSTRAINT_VIOLATION, "The attribute "
@@ -69,11 +69,7 @@ public final class AddOperation extends WriteOperation {
         }
         entry = new LinkedHashMapEntry(request);
         addRdnValues(entry, request.getName().rdn());
-        try {
-            server.accounts().passwordChanges().refuseWeak(entry, clearPasswords(entry));
-        } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        }
+        server.accounts().passwordChanges().refuseWeak(entry, clearPasswords(entry));
         hashPasswords(entry);
         stampCreated(entry);
         server.accounts().passwordChanges().stamp(null, entry, false);

@@ -34,6 +34,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -172,7 +173,7 @@ public class BindOperation extends Operation {
                 // One hash's work: the stored password is one, or the verified-credential cache proved this one.
                 Optional<Boolean> quick = server.passwordAttribute().matchesWithoutDeriving(cached, password);
                 if (quick.isPresent()) {
-                    return verified(backend, dn, cached, quick.get(), epoch);
+                    return verified(backend, dn, cached, password, quick.get(), epoch);
                 }
             }
         }
@@ -245,6 +246,7 @@ public class BindOperation extends Operation {
             if (!CertificateMapping.accepts(entry, certificate, validation)) {
                 return invalidCredentials();
             }
+            server.accounts().succeeded(backend, entry, null);
             return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
         });
     }
@@ -289,8 +291,9 @@ public class BindOperation extends Operation {
             if (otherIdentity != null) {
                 return otherIdentity;
             }
-            return unlessAWriteRaced(server.backends().backendFor(dn), dn, success(AuthenticationInfo.user(entry)),
-                    epoch);
+            Backend holder = server.backends().backendFor(dn);
+            server.accounts().succeeded(holder, entry, null);
+            return unlessAWriteRaced(holder, dn, success(AuthenticationInfo.user(entry)), epoch);
         });
     }
 
@@ -373,7 +376,7 @@ public class BindOperation extends Operation {
         if (refused != null) {
             return refused;
         }
-        return verified(backend, dn, entry,
+        return verified(backend, dn, entry, password,
                 server.passwordAttribute().anyMatches(entry, password, server.slowLane().pacer()), epoch);
     }
 
@@ -389,14 +392,14 @@ public class BindOperation extends Operation {
     }
 
     /** The outcome of a password check: a failure counted (and perhaps the lock), or the success. */
-    private Result verified(Backend backend, DN dn, Entry entry, boolean matches, long epoch) {
+    private Result verified(Backend backend, DN dn, Entry entry, ByteString password, boolean matches, long epoch) {
         if (!matches) {
             if (server.accounts().failed(entry)) {
                 return onWorkers(() -> lock(backend, dn));
             }
             return invalidCredentials();
         }
-        server.accounts().succeeded(dn);
+        server.accounts().succeeded(backend, entry, password);
         Accounts.PasswordAge age = server.accounts().passwordAge(entry);
         if (age.expired()) {
             if (age.graceLoginsLeft() == 0) {
@@ -550,6 +553,6 @@ public class BindOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return outcome.isAnonymous() ? "" : "authDN=\"" + outcome.authenticationDN() + "\"";
+        return outcome.isAnonymous() ? "" : AccessRecord.quoted("authDN", outcome.authenticationDN());
     }
 }

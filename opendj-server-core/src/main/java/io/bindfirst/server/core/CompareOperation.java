@@ -17,6 +17,7 @@ import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -94,6 +95,6 @@ public final class CompareOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return "attr=\"" + request.getAttributeDescription() + "\"";
+        return AccessRecord.quoted("attr", request.getAttributeDescription());
     }
 }

@@ -10,6 +10,7 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -67,6 +68,6 @@ public final class ExtendedOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return "oid=\"" + request.getOID() + "\"";
+        return AccessRecord.quoted("oid", request.getOID());
     }
 }

@@ -23,6 +23,7 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
+import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 
 /**
@@ -134,7 +135,7 @@ public final class ModifyDNOperation extends WriteOperation {
 
     @Override
     protected String logDetails(Result result) {
-        return newDN == null ? "" : "newDN=\"" + newDN + "\"";
+        return newDN == null ? "" : AccessRecord.quoted("newDN", newDN);
     }
 
     @Override

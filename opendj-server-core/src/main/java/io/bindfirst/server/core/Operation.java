@@ -8,6 +8,9 @@ import java.util.function.Supplier;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 import org.slf4j.Logger;
@@ -99,6 +102,10 @@ public abstract class Operation implements Runnable, CompletedOperationView {
                 // draft-behera 8.1.2.2, as OpenLDAP's ppolicy answers it.
                 result = errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "An administrator reset this "
                         + "account's password: change it first (Password Modify); nothing else is allowed until then");
+                if (hasControl(PasswordPolicyRequestControl.OID)) {
+                    result.addControl(PasswordPolicyResponseControl.newControl(
+                            PasswordPolicyErrorType.CHANGE_AFTER_RESET));
+                }
             }
             if (result == null) {
                 result = execute();

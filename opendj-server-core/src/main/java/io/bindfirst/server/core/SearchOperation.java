@@ -21,6 +21,7 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -271,6 +272,8 @@ public final class SearchOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return "scope=" + request.getScope() + " filter=\"" + request.getFilter() + "\" nentries=" + entriesSent;
+        return "scope=" + request.getScope() + " " + AccessRecord.quoted("filter",
+                server.passwordAttribute().maskedForLogs(request.getFilter())) + " nentries="
+                + entriesSent;
     }
 }

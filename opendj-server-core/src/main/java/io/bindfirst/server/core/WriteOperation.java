@@ -3,17 +3,24 @@ package io.bindfirst.server.core;
 import java.util.UUID;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.GeneralizedTime;
 import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.GenericControl;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.auth.PasswordPolicyRefusal;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -40,6 +47,9 @@ import io.bindfirst.server.pwd.PasswordValues;
  * connection bound to an entry that it deleted, renamed or disabled; here no write can skip it.
  */
 abstract class WriteOperation extends Operation {
+    /** The response control with neither warning nor error: an empty SEQUENCE (the SDK builds none such). */
+    private static final Control NO_POLICY_STATE = GenericControl.newControl(PasswordPolicyResponseControl.OID,
+            false, ByteString.wrap(new byte[] {0x30, 0x00}));
 
     protected WriteOperation(ServerContext server, Session session, int messageId) {
         super(server, session, messageId);
@@ -69,7 +79,9 @@ abstract class WriteOperation extends Operation {
             server.writeEpoch().advance();
             server.accounts().written(change);
             changed(change);
-            return success();
+            return withPolicyState(success(), null);
+        } catch (PasswordPolicyRefusal e) {
+            return withPolicyState(errorResult(e.resultCode(), e.getMessage()), e.error());
         } catch (BackendException e) {
             return errorResult(e.resultCode(), e.getMessage());
         } catch (WriteException e) {
@@ -77,6 +89,22 @@ abstract class WriteOperation extends Operation {
         } catch (PasswordValues.Refused e) {
             return errorResult(e.resultCode(), e.getMessage());
         }
+    }
+
+    /**
+     * The Password Policy response control on a write's result, when the request asked for it (draft-behera 6.2):
+     * the policy's error if it refused a new password, else empty.
+     */
+    private Result withPolicyState(Result result, PasswordPolicyErrorType error) {
+        if (hasControl(PasswordPolicyRequestControl.OID)) {
+            result.addControl(error == null ? NO_POLICY_STATE : PasswordPolicyResponseControl.newControl(error));
+        }
+        return result;
+    }
+
+    @Override
+    protected boolean understands(String oid) {
+        return PasswordPolicyRequestControl.OID.equals(oid) || super.understands(oid);
     }
 
     /** A refusal that the request alone justifies, or {@code null}; runs first. Sets what {@link #targetDN()} needs. */

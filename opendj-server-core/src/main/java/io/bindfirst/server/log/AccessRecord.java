@@ -20,4 +20,87 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
     public static AccessRecord connection(String kind, long connectionId, String details) {
         return new AccessRecord(System.currentTimeMillis(), kind, connectionId, -1, -1, null, -1, 0, details);
     }
+
+    /**
+     * {@code key="value"}, the value escaped as {@link #appendEscaped} does: how an operation writes a detail that
+     * holds text a client chose (a DN, a filter), so that it cannot end the field or the line.
+     */
+    public static String quoted(String key, Object value) {
+        StringBuilder b = new StringBuilder(key.length() + 16).append(key).append("=\"");
+        appendEscaped(b, String.valueOf(value));
+        return b.append('"').toString();
+    }
+
+    /** Escapes quotes, backslashes ({@code \"}, {@code \\}) and control characters ({@code \0a}). */
+    static void appendEscaped(StringBuilder b, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20 || c == 0x7f) {
+                b.append('\\').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
+            } else {
+                b.append(c);
+            }
+        }
+    }
+
+    /** What {@link #forEachDetail} hands each detail to. */
+    interface DetailVisitor {
+        /** @param quoted whether the value was written quoted (text, never a number) */
+        void detail(String key, String value, boolean quoted);
+    }
+
+    /**
+     * Reads {@code details} back into its {@code key=value} and {@code key="escaped value"} pairs, unescaped (the
+     * JSON format's fields). Text that is not such a pair is handed over whole under the key {@code details}.
+     */
+    static void forEachDetail(String details, DetailVisitor visitor) {
+        int i = 0;
+        int n = details.length();
+        while (i < n) {
+            if (details.charAt(i) == ' ') {
+                i++;
+                continue;
+            }
+            int eq = details.indexOf('=', i);
+            int space = details.indexOf(' ', i);
+            if (eq < 0 || (space >= 0 && space < eq)) {
+                visitor.detail("details", details.substring(i), true);
+                return;
+            }
+            String key = details.substring(i, eq);
+            i = eq + 1;
+            if (i < n && details.charAt(i) == '"') {
+                StringBuilder value = new StringBuilder();
+                i++;
+                while (i < n && details.charAt(i) != '"') {
+                    char c = details.charAt(i);
+                    if (c == '\\' && i + 1 < n) {
+                        char next = details.charAt(i + 1);
+                        if ((next == '"' || next == '\\')) {
+                            value.append(next);
+                            i += 2;
+                            continue;
+                        }
+                        if (i + 2 < n && Character.digit(next, 16) >= 0
+                                && Character.digit(details.charAt(i + 2), 16) >= 0) {
+                            value.append((char) Integer.parseInt(details.substring(i + 1, i + 3), 16));
+                            i += 3;
+                            continue;
+                        }
+                    }
+                    value.append(c);
+                    i++;
+                }
+                i++; // the closing quote
+                visitor.detail(key, value.toString(), true);
+            } else {
+                int end = details.indexOf(' ', i);
+                end = end < 0 ? n : end;
+                visitor.detail(key, details.substring(i, end), false);
+                i = end;
+            }
+        }
+    }
 }

@@ -2,12 +2,8 @@ package io.bindfirst.server.log;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileAccessLog implements AccessLog {
     private static final Logger LOG = LoggerFactory.getLogger(FileAccessLog.class);
-    private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT).withZone(ZoneOffset.UTC);
     /** How long the writer lets records gather between batches while records keep coming. */
     private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final AccessRecord STOP = new AccessRecord(0, "", 0, 0, 0, null, 0, 0, "");
@@ -43,12 +37,21 @@ public final class FileAccessLog implements AccessLog {
     private final RotatingFile out;
     private final Thread writer;
     private final AtomicLong dropped = new AtomicLong();
+    private final AccessLogFormat format;
+    /** Used by the single writer thread only. */
+    private final AccessLogFormat.Clock clock = new AccessLogFormat.Clock();
 
     /**
      * @param rotation when the file is rotated (between batches of records, never inside one record)
      * @param capacity records that may wait for the writer; beyond it they are dropped and counted
      */
     public FileAccessLog(Path file, LogRotation rotation, int capacity) throws IOException {
+        this(file, rotation, AccessLogFormat.TEXT, capacity);
+    }
+
+    /** @param format text (OpenDJ's) or JSON lines */
+    public FileAccessLog(Path file, LogRotation rotation, AccessLogFormat format, int capacity) throws IOException {
+        this.format = format;
         this.out = new RotatingFile(file, rotation, System.currentTimeMillis());
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.writer = new Thread(this::drain, "access-log-writer");
@@ -83,14 +86,13 @@ public final class FileAccessLog implements AccessLog {
                         break;
                     }
                     line.setLength(0);
-                    format(r, line, clock);
+                    format.format(r, line, clock);
                     out.append(line);
                 }
                 batch.clear();
                 long lost = dropped.getAndSet(0);
                 if (lost > 0) {
-                    out.append("[" + TIME.format(Instant.now()) + "] DROPPED records=" + lost
-                            + " reason=\"access log queue full\"\n");
+                    out.append(format.dropped(lost));
                 }
                 out.rotateIfDue(System.currentTimeMillis());
                 if (running) {
@@ -111,73 +113,9 @@ public final class FileAccessLog implements AccessLog {
         }
     }
 
-    /** The last second formatted and its text: records come in bursts within one second. */
-    private static final class Clock {
-        long second = Long.MIN_VALUE;
-        String text;
-
-        String format(long epochMillis) {
-            long s = Math.floorDiv(epochMillis, 1000);
-            if (s != second) {
-                second = s;
-                text = TIME.format(Instant.ofEpochMilli(epochMillis));
-            }
-            return text;
-        }
-    }
-
-    /** Used by the single writer thread only. */
-    private final Clock clock = new Clock();
-
+    /** The text format of {@code r}, for tests. */
     static void format(AccessRecord r, StringBuilder b) {
-        format(r, b, new Clock());
-    }
-
-    private static void format(AccessRecord r, StringBuilder b, Clock clock) {
-        b.append('[').append(clock.format(r.epochMillis())).append("] ")
-                .append(r.kind()).append(" conn=").append(r.connectionId());
-        if (r.operationId() >= 0) {
-            b.append(" op=").append(r.operationId()).append(" msgID=").append(r.messageId());
-        }
-        if (r.dn() != null) {
-            b.append(" dn=\"");
-            appendEscaped(b, r.dn());
-            b.append('"');
-        }
-        if (r.resultCode() >= 0) {
-            b.append(" result=").append(r.resultCode());
-        }
-        if (r.details() != null && !r.details().isEmpty()) {
-            b.append(' ').append(r.details());
-        }
-        if (r.operationId() >= 0) {
-            // Milliseconds with microsecond precision, like OpenDJ's etime with nanosecond resolution off.
-            long micros = r.etimeNanos() / 1_000;
-            b.append(" etime=").append(micros / 1000).append('.');
-            long frac = micros % 1000;
-            if (frac < 100) {
-                b.append('0');
-            }
-            if (frac < 10) {
-                b.append('0');
-            }
-            b.append(frac);
-        }
-        b.append('\n');
-    }
-
-    /** Client-supplied text (DNs, filters) must not forge lines: escape quotes, backslashes and controls. */
-    static void appendEscaped(StringBuilder b, String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20 || c == 0x7f) {
-                b.append(String.format("\\%02x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
+        AccessLogFormat.TEXT.format(r, b, new AccessLogFormat.Clock());
     }
 
     @Override

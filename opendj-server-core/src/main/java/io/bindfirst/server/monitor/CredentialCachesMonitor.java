@@ -1,10 +1,9 @@
 package io.bindfirst.server.monitor;
 
-import java.util.List;
+import java.util.function.LongSupplier;
 
 import org.forgerock.opendj.ldap.DN;
 
-import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.pwd.VerifiedCredentials;
 
 /**
@@ -16,11 +15,12 @@ final class CredentialCachesMonitor implements MonitorEntry {
     private static final DN NAME = MonitorBackend.BASE_DN.child("cn", "Credential Caches");
 
     private final VerifiedCredentials verified;
-    private final List<Backend> userBackends;
+    private final LongSupplier bindCacheEntries;
 
-    CredentialCachesMonitor(VerifiedCredentials verified, List<Backend> userBackends) {
+    /** @param bindCacheEntries the bind caches' entries summed over the user backends, -1 when none keeps one */
+    CredentialCachesMonitor(VerifiedCredentials verified, LongSupplier bindCacheEntries) {
         this.verified = verified;
-        this.userBackends = List.copyOf(userBackends);
+        this.bindCacheEntries = bindCacheEntries;
     }
 
     @Override
@@ -33,13 +33,7 @@ final class CredentialCachesMonitor implements MonitorEntry {
         out.add("ds-mon-verified-credentials-enabled", verified.enabled())
                 .add("ds-mon-verified-credentials-entries", verified.size())
                 .add("ds-mon-verified-credentials-hits", verified.hits());
-        long bindCached = -1;
-        for (Backend b : userBackends) {
-            long n = b.bindCacheEntries();
-            if (n >= 0) {
-                bindCached = Math.max(0, bindCached) + n;
-            }
-        }
+        long bindCached = bindCacheEntries.getAsLong();
         if (bindCached >= 0) {
             out.add("ds-mon-bind-cache-entries", bindCached);
         }

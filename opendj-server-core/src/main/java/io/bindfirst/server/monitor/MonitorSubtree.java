@@ -17,11 +17,31 @@ import io.bindfirst.server.work.WorkerPool;
 /** Puts the {@code cn=monitor} entries together over the live parts of one server. */
 public final class MonitorSubtree {
 
-    /** The live parts of a server that the monitor entries read. */
+    /**
+     * The live parts of a server that the monitor entries read, and the HTTP metrics too (the metrics package),
+     * so both publish the same numbers from the same objects; what is derived from several of them is derived
+     * here, once.
+     */
     public record Sources(long startMillis, LongSupplier clock, ClientConnections connections,
                           OperationCounts operations, TlsStatistics tls, WorkerPool workers, SlowLane slowLane,
                           AuthenticatedUsers<?> authenticatedUsers, VerifiedCredentials verifiedCredentials,
                           List<Backend> userBackends, Accounts accounts) {
+
+        public Sources {
+            userBackends = List.copyOf(userBackends);
+        }
+
+        /** Entries held by the user backends' bind caches, summed; -1 when no backend keeps one. */
+        public long bindCacheEntries() {
+            long sum = -1;
+            for (Backend b : userBackends) {
+                long n = b.bindCacheEntries();
+                if (n >= 0) {
+                    sum = Math.max(0, sum) + n;
+                }
+            }
+            return sum;
+        }
     }
 
     private MonitorSubtree() {
@@ -34,7 +54,7 @@ public final class MonitorSubtree {
                 new TlsMonitor(s.tls()),
                 new WorkQueueMonitor(s.workers(), s.slowLane()),
                 new AuthenticatedUsersMonitor(s.authenticatedUsers()),
-                new CredentialCachesMonitor(s.verifiedCredentials(), s.userBackends()),
+                new CredentialCachesMonitor(s.verifiedCredentials(), s::bindCacheEntries),
                 new PasswordPolicyMonitor(s.accounts()),
                 new JvmMonitor()));
     }

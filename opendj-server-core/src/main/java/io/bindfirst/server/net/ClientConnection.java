@@ -227,7 +227,7 @@ public final class ClientConnection implements Session, BoundConnection {
                 op.abandon();
             }
             tlsClosed();
-            accessLog.log(AccessRecord.connection("DISCONNECT", id, "reason=\"" + reason + "\""));
+            accessLog.log(AccessRecord.connection("DISCONNECT", id, AccessRecord.quoted("reason", reason)));
         }
     }
 

@@ -48,6 +48,13 @@ public final class Argon2Scheme implements PasswordStorageScheme {
     private static final String[] TYPES = {"argon2d", "argon2i", "argon2id"}; // indexed by Bouncy Castle's type
 
     @Override
+    public PasswordStorageScheme withCosts(SchemeCosts costs) {
+        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
+                Argon2Parameters.ARGON2_id, costs.argon2MemoryKib(), costs.argon2Iterations(),
+                costs.argon2Parallelism()));
+    }
+
+    @Override
     public String name() {
         return NAME;
     }

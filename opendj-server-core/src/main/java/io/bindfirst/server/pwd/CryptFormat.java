@@ -134,10 +134,7 @@ enum CryptFormat {
 
         @Override
         String encode(byte[] password) {
-            if (password.length > 72) {
-                throw new IllegalArgumentException("bcrypt uses only the first 72 bytes of a password");
-            }
-            return OpenBSDBCrypt.generate("2b", password, SchemeSupport.randomSalt(16), BCRYPT_COST);
+            return bcrypt(password, BCRYPT_COST);
         }
     };
 
@@ -175,6 +172,14 @@ enum CryptFormat {
 
     /** A new value for {@code password}, with fresh random salt. */
     abstract String encode(byte[] password);
+
+    /** A new bcrypt value ({@code $2b$}) for {@code password} at {@code cost}, with fresh random salt. */
+    static String bcrypt(byte[] password, int cost) {
+        if (password.length > 72) {
+            throw new IllegalArgumentException("bcrypt uses only the first 72 bytes of a password");
+        }
+        return OpenBSDBCrypt.generate("2b", password, SchemeSupport.randomSalt(16), cost);
+    }
 
     /** The format of {@code value}, or {@code null} if it is none of these. */
     static CryptFormat of(String value) {

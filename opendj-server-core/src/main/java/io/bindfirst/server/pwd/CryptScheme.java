@@ -45,6 +45,22 @@ public final class CryptScheme implements PasswordStorageScheme {
         return new CryptScheme("CRYPT", EnumSet.allOf(CryptFormat.class), format);
     }
 
+    /** bcrypt at the configured cost; crypt(3)'s SHA-512 keeps its default rounds. */
+    @Override
+    public PasswordStorageScheme withCosts(SchemeCosts costs) {
+        if (encodedFormat != CryptFormat.BCRYPT) {
+            return this;
+        }
+        return SchemeSupport.encodingWith(this, clear -> {
+            byte[] password = clear.toByteArray();
+            try {
+                return CryptFormat.bcrypt(password, costs.bcryptCost());
+            } finally {
+                Arrays.fill(password, (byte) 0);
+            }
+        });
+    }
+
     @Override
     public String name() {
         return name;

@@ -31,6 +31,12 @@ public final class Ds389Pbkdf2Sha256Scheme implements PasswordStorageScheme {
     private static final Pbkdf2Prf PRF = Pbkdf2Prf.SHA256;
 
     @Override
+    public PasswordStorageScheme withCosts(SchemeCosts costs) {
+        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
+                costs.pbkdf2Iterations()));
+    }
+
+    @Override
     public String name() {
         return NAME;
     }

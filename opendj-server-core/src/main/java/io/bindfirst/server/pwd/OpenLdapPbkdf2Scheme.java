@@ -44,6 +44,12 @@ public final class OpenLdapPbkdf2Scheme implements PasswordStorageScheme {
     }
 
     @Override
+    public PasswordStorageScheme withCosts(SchemeCosts costs) {
+        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
+                costs.pbkdf2Iterations()));
+    }
+
+    @Override
     public String name() {
         return name;
     }

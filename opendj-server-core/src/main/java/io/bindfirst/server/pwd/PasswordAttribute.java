@@ -91,6 +91,10 @@ public final class PasswordAttribute {
     }
 
     /** The verified-credential cache the checks of entries' passwords use (perhaps off). */
+    public PasswordSchemes schemes() {
+        return schemes;
+    }
+
     public VerifiedCredentials verifiedCredentials() {
         return verified;
     }
@@ -255,6 +259,96 @@ public final class PasswordAttribute {
      */
     public boolean mentionedIn(Filter filter) {
         return filter.accept(mentions, null);
+    }
+
+    /**
+     * {@code filter} for a log: each value asserted against the password attribute (and each of an extensible
+     * match without an attribute, or of a filter type not known) replaced by {@value #MASK}, so that a client
+     * guessing passwords through a filter leaves no password in the access log. Other filters come back as they
+     * are, at the cost of one walk.
+     */
+    public Filter maskedForLogs(Filter filter) {
+        return mentionedIn(filter) ? filter.accept(new MaskPasswordValues(), null) : filter;
+    }
+
+    /** What a logged filter shows instead of a value asserted against the password. */
+    public static final String MASK = "-masked-";
+    private static final ByteString MASKED = ByteString.valueOfUtf8(MASK);
+
+    /** Rebuilds a filter with the password's asserted values masked. */
+    private final class MaskPasswordValues implements FilterVisitor<Filter, Void> {
+        private ByteString value(String attributeDescription, ByteString v) {
+            return isPasswordDescription(attributeDescription) ? MASKED : v;
+        }
+
+        @Override
+        public Filter visitAndFilter(Void p, List<Filter> subFilters) {
+            return Filter.and(all(subFilters));
+        }
+
+        @Override
+        public Filter visitOrFilter(Void p, List<Filter> subFilters) {
+            return Filter.or(all(subFilters));
+        }
+
+        private List<Filter> all(List<Filter> subFilters) {
+            List<Filter> out = new java.util.ArrayList<>(subFilters.size());
+            for (Filter f : subFilters) {
+                out.add(f.accept(this, null));
+            }
+            return out;
+        }
+
+        @Override
+        public Filter visitNotFilter(Void p, Filter subFilter) {
+            return Filter.not(subFilter.accept(this, p));
+        }
+
+        @Override
+        public Filter visitApproxMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return Filter.approx(attributeDescription, value(attributeDescription, assertionValue));
+        }
+
+        @Override
+        public Filter visitEqualityMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return Filter.equality(attributeDescription, value(attributeDescription, assertionValue));
+        }
+
+        @Override
+        public Filter visitGreaterOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return Filter.greaterOrEqual(attributeDescription, value(attributeDescription, assertionValue));
+        }
+
+        @Override
+        public Filter visitLessOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
+            return Filter.lessOrEqual(attributeDescription, value(attributeDescription, assertionValue));
+        }
+
+        @Override
+        public Filter visitPresentFilter(Void p, String attributeDescription) {
+            return Filter.present(attributeDescription);
+        }
+
+        @Override
+        public Filter visitSubstringsFilter(Void p, String attributeDescription, ByteString initialSubstring,
+                                            List<ByteString> anySubstrings, ByteString finalSubstring) {
+            if (!isPasswordDescription(attributeDescription)) {
+                return Filter.substrings(attributeDescription, initialSubstring, anySubstrings, finalSubstring);
+            }
+            return Filter.substrings(attributeDescription, MASKED, List.of(), null);
+        }
+
+        @Override
+        public Filter visitExtensibleMatchFilter(Void p, String matchingRule, String attributeDescription,
+                                                 ByteString assertionValue, boolean dnAttributes) {
+            ByteString v = attributeDescription == null ? MASKED : value(attributeDescription, assertionValue);
+            return Filter.extensible(matchingRule, attributeDescription, v, dnAttributes);
+        }
+
+        @Override
+        public Filter visitUnrecognizedFilter(Void p, byte filterTag, ByteString filterBytes) {
+            return Filter.unrecognized(filterTag, MASKED);
+        }
     }
 
     private boolean isPasswordDescription(String attributeDescription) {

@@ -50,6 +50,11 @@ public final class PasswordPolicies {
         return byDn.get(dn);
     }
 
+    /** Every policy, the default one included. */
+    public java.util.Collection<PasswordPolicy> all() {
+        return byDn.values();
+    }
+
     /** Whether some policy locks accounts after failed binds (if none does, failures need not be counted). */
     public boolean anyLocksOut() {
         return anyLocksOut;

@@ -1,7 +1,9 @@
 package io.bindfirst.server.pwd;
 
 import java.time.Duration;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.DN;
@@ -23,10 +25,57 @@ import org.forgerock.opendj.ldap.GeneralizedTime;
  * @param validators the rules a new password must follow ({@code ds-cfg-password-validator}); none by default
  * @param forceChangeOnReset whether a password an administrator sets must be changed by its user before anything
  *        else ({@code ds-cfg-force-change-on-reset}: sets {@code pwdReset})
+ * @param onBind what a successful bind writes to the account, after its answer (nothing by default)
  */
 public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration,
                              Expiry expiry, int historyCount, List<PasswordValidator> validators,
-                             boolean forceChangeOnReset) {
+                             boolean forceChangeOnReset, OnBind onBind) {
+
+    /**
+     * What a successful bind writes to its account under this policy: never once per bind, and after the bind
+     * answers (the bind waits for no write). Immutable.
+     *
+     * @param lastLoginAttribute where the time of the last successful bind is kept
+     *        ({@code ds-cfg-last-login-time-attribute}, as in OpenDJ); {@code null} = not kept
+     * @param lastLoginFormat how that time is written ({@code ds-cfg-last-login-time-format}, a
+     *        {@link DateTimeFormatter} pattern, in UTC): its precision is how often a bind writes it, since a bind
+     *        writes only when the formatted value differs from the stored one ({@code yyyyMMdd}: once a day per
+     *        account)
+     * @param deprecatedSchemes storage schemes a successful bind moves the password off
+     *        ({@code ds-cfg-deprecated-password-storage-scheme}, names in upper case): the matching value is
+     *        replaced with one in the default scheme
+     * @param maxRehashesPerSecond at most this many such replacements a second
+     *        ({@code ds-cfg-max-rehashes-per-second}), so that a migration's first morning cannot flood the write
+     *        path; binds beyond it are moved later
+     */
+    public record OnBind(String lastLoginAttribute, DateTimeFormatter lastLoginFormat, Set<String> deprecatedSchemes,
+                         int maxRehashesPerSecond) {
+        /** Nothing written: the default. */
+        public static final OnBind NOTHING = new OnBind(null, null, Set.of(), 0);
+
+        public OnBind {
+            if ((lastLoginAttribute == null) != (lastLoginFormat == null) || maxRehashesPerSecond < 0) {
+                throw new IllegalArgumentException("a last-login attribute needs a format, and a format an attribute");
+            }
+            deprecatedSchemes = Set.copyOf(deprecatedSchemes);
+        }
+
+        public boolean recordsLastLogin() {
+            return lastLoginAttribute != null;
+        }
+
+        public boolean rehashes() {
+            return !deprecatedSchemes.isEmpty() && maxRehashesPerSecond > 0;
+        }
+    }
+
+    /** Without anything written by a bind. */
+    public PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDuration, Duration failureExpiration,
+                          Expiry expiry, int historyCount, List<PasswordValidator> validators,
+                          boolean forceChangeOnReset) {
+        this(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry, historyCount, validators,
+                forceChangeOnReset, OnBind.NOTHING);
+    }
 
     /**
      * Password expiry (OpenDJ's settings).
@@ -67,22 +116,27 @@ public record PasswordPolicy(DN dn, int lockoutFailureCount, Duration lockoutDur
 
     public PasswordPolicy withExpiry(Expiry newExpiry) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, newExpiry,
-                historyCount, validators, forceChangeOnReset);
+                historyCount, validators, forceChangeOnReset, onBind);
     }
 
     public PasswordPolicy withHistoryCount(int count) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry, count,
-                validators, forceChangeOnReset);
+                validators, forceChangeOnReset, onBind);
     }
 
     public PasswordPolicy withValidators(List<PasswordValidator> newValidators) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry,
-                historyCount, newValidators, forceChangeOnReset);
+                historyCount, newValidators, forceChangeOnReset, onBind);
     }
 
     public PasswordPolicy withForceChangeOnReset(boolean on) {
         return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry,
-                historyCount, validators, on);
+                historyCount, validators, on, onBind);
+    }
+
+    public PasswordPolicy withOnBind(OnBind newOnBind) {
+        return new PasswordPolicy(dn, lockoutFailureCount, lockoutDuration, failureExpiration, expiry,
+                historyCount, validators, forceChangeOnReset, newOnBind);
     }
 
     /** draft-behera's value of {@code pwdAccountLockedTime} for "locked until an administrator unlocks it". */

@@ -65,6 +65,9 @@ public final class PasswordSchemes {
     /** {@code {NAME}} of the default scheme, in ASCII. */
     private final byte[] defaultPrefix;
     private final boolean allowClearText;
+    /** The default scheme at the configured costs. */
+    private final PasswordStorageScheme encoder;
+    private final SchemeCosts costs;
 
     /**
      * @param defaultSchemeName the scheme {@link #encode} uses, case-insensitive, without braces
@@ -74,6 +77,14 @@ public final class PasswordSchemes {
      * @throws NullPointerException if {@code defaultSchemeName} is {@code null}
      */
     public PasswordSchemes(String defaultSchemeName, boolean allowClearText) {
+        this(defaultSchemeName, allowClearText, SchemeCosts.DEFAULTS);
+    }
+
+    /**
+     * @param costs what new values of the default scheme cost to check, if it has a cost; one value is encoded
+     *        here, so that costs the scheme cannot use fail at start, not at a user's password change
+     */
+    public PasswordSchemes(String defaultSchemeName, boolean allowClearText, SchemeCosts costs) {
         if (defaultSchemeName == null) {
             throw new NullPointerException("defaultSchemeName");
         }
@@ -86,6 +97,21 @@ public final class PasswordSchemes {
         }
         this.defaultPrefix = ('{' + defaultScheme.name() + '}').getBytes(StandardCharsets.US_ASCII);
         this.allowClearText = allowClearText;
+        this.encoder = defaultScheme.withCosts(costs);
+        this.costs = costs;
+        if (!costs.equals(SchemeCosts.DEFAULTS)) {
+            boolean checks;
+            try {
+                checks = defaultScheme.matches(ByteString.valueOfUtf8("probe-password"),
+                        encoder.encodeValue(ByteString.valueOfUtf8("probe-password")));
+            } catch (IllegalArgumentException e) {
+                checks = false; // e.g. Argon2 memory beyond a quarter of this heap
+            }
+            if (!checks) {
+                throw new IllegalArgumentException(defaultScheme.name() + " cannot store passwords at the configured "
+                        + "costs (ds-cfg-pbkdf2-iterations, ds-cfg-bcrypt-cost, ds-cfg-argon2-*): " + costs);
+            }
+        }
     }
 
     /**
@@ -130,11 +156,18 @@ public final class PasswordSchemes {
      * @throws NullPointerException if {@code clear} is {@code null}
      */
     public ByteString encode(ByteSequence clear) {
-        String value = defaultScheme.encodeValue(clear);
+        String value = encoder.encodeValue(clear);
         return new ByteStringBuilder(defaultPrefix.length + value.length())
                 .appendBytes(defaultPrefix)
                 .appendUtf8(value)
                 .toByteString();
+    }
+
+    /** The name of the known scheme {@code storedValue} is in ({@code {NAME}...}), or {@code null}. */
+    public String schemeName(ByteSequence storedValue) {
+        int close = storedValue == null ? -1 : closingBrace(storedValue);
+        PasswordStorageScheme scheme = close < 0 ? null : find(storedValue, 1, close);
+        return scheme == null ? null : scheme.name();
     }
 
     /** Whether {@code value} starts with the {@code {NAME}} of a known scheme. */
@@ -144,6 +177,16 @@ public final class PasswordSchemes {
         }
         int close = closingBrace(value);
         return close >= 0 && find(value, 1, close) != null;
+    }
+
+    /** What new values of the default scheme cost. */
+    public SchemeCosts costs() {
+        return costs;
+    }
+
+    /** The names of every scheme this server verifies, whatever the configuration. */
+    public static Set<String> knownNames() {
+        return NAMES;
     }
 
     /** The scheme with this name (case-insensitive, without braces). */

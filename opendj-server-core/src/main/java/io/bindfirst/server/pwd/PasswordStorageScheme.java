@@ -64,4 +64,12 @@ public interface PasswordStorageScheme {
     default long workFactor(String encodedValue) {
         return 1;
     }
+
+    /**
+     * This scheme encoding new values at {@code costs}: itself for a scheme without a cost. Only the default
+     * scheme is asked, once, at start; stored values are checked at the cost they carry.
+     */
+    default PasswordStorageScheme withCosts(SchemeCosts costs) {
+        return this;
+    }
 }

@@ -3,6 +3,7 @@ package io.bindfirst.server.pwd;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 
 /**
  * A rule a new password must follow (OpenDJ's password validators, entries under
@@ -17,6 +18,9 @@ public sealed interface PasswordValidator permits PasswordValidator.Length, Pass
     /** Why {@code clear} is refused, for the client; {@code null} if it passes. */
     String refusal(String clear);
 
+    /** The draft-behera error a refusal by this validator reports in the Password Policy response control. */
+    PasswordPolicyErrorType errorType();
+
     /**
      * {@code ds-cfg-length-based-password-validator}: a length in characters (code points).
      *
@@ -24,6 +28,11 @@ public sealed interface PasswordValidator permits PasswordValidator.Length, Pass
      * @param max {@code ds-cfg-max-password-length}; 0 = none
      */
     record Length(DN dn, int min, int max) implements PasswordValidator {
+        @Override
+        public PasswordPolicyErrorType errorType() {
+            return PasswordPolicyErrorType.PASSWORD_TOO_SHORT;
+        }
+
         @Override
         public String refusal(String clear) {
             int n = clear.codePointCount(0, clear.length());
@@ -53,6 +62,11 @@ public sealed interface PasswordValidator permits PasswordValidator.Length, Pass
 
         public CharacterSets {
             sets = List.copyOf(sets);
+        }
+
+        @Override
+        public PasswordPolicyErrorType errorType() {
+            return PasswordPolicyErrorType.INSUFFICIENT_PASSWORD_QUALITY;
         }
 
         @Override

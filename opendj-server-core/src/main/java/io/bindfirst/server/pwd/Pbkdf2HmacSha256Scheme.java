@@ -80,6 +80,11 @@ public final class Pbkdf2HmacSha256Scheme implements PasswordStorageScheme {
     }
 
     @Override
+    public PasswordStorageScheme withCosts(SchemeCosts costs) {
+        return new Pbkdf2HmacSha256Scheme(costs.pbkdf2Iterations());
+    }
+
+    @Override
     public String name() {
         return NAME;
     }

@@ -27,6 +27,12 @@ public final class Pbkdf2HmacSha512Scheme implements PasswordStorageScheme {
     private static final Pbkdf2Prf PRF = Pbkdf2Prf.SHA512;
 
     @Override
+    public PasswordStorageScheme withCosts(SchemeCosts costs) {
+        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
+                costs.pbkdf2Iterations()));
+    }
+
+    @Override
     public String name() {
         return NAME;
     }

@@ -55,4 +55,41 @@ final class SchemeSupport {
             throw new IllegalArgumentException("An empty password cannot be encoded");
         }
     }
+
+    /** {@code scheme}, but encoding new values with {@code encoder} (its costs); checks are the scheme's own. */
+    static PasswordStorageScheme encodingWith(PasswordStorageScheme scheme,
+                                              java.util.function.Function<ByteSequence, String> encoder) {
+        return new PasswordStorageScheme() {
+            @Override
+            public String name() {
+                return scheme.name();
+            }
+
+            @Override
+            public boolean isWeak() {
+                return scheme.isWeak();
+            }
+
+            @Override
+            public String encodeValue(ByteSequence clear) {
+                requireNonEmptyPassword(clear);
+                return encoder.apply(clear);
+            }
+
+            @Override
+            public boolean matches(ByteSequence clear, String encodedValue) {
+                return scheme.matches(clear, encodedValue);
+            }
+
+            @Override
+            public boolean matches(ByteSequence clear, String encodedValue, Pacer pacer) {
+                return scheme.matches(clear, encodedValue, pacer);
+            }
+
+            @Override
+            public long workFactor(String encodedValue) {
+                return scheme.workFactor(encodedValue);
+            }
+        };
+    }
 }

@@ -370,4 +370,83 @@ public class ConfigLoaderTest {
                 "ds-cfg-character-set: 1:0123456789", "ds-cfg-character-set: digits")));
         assertTrue(e.getMessage().contains("COUNT:CHARACTERS"), e.getMessage());
     }
+
+    @Test
+    public void aPolicyMayKeepTheLastLoginAndMovePasswordsOffDeprecatedSchemes() throws Exception {
+        String dflt = "cn=Default Password Policy,cn=Password Policies,cn=config";
+        io.bindfirst.server.pwd.PasswordPolicy.OnBind off = load(ConfigText.read(SHIPPED)).passwords().policies()
+                .defaultPolicy().onBind();
+        assertFalse(off.recordsLastLogin() || off.rehashes(), "nothing written by a bind by default");
+        io.bindfirst.server.pwd.PasswordPolicy.OnBind on = load(withDefaultPolicyLines(
+                "ds-cfg-last-login-time-attribute: ds-pwp-last-login-time", "ds-cfg-last-login-time-format: yyyyMMddHH",
+                "ds-cfg-deprecated-password-storage-scheme: ssha", "ds-cfg-max-rehashes-per-second: 7"))
+                .passwords().policies().defaultPolicy().onBind();
+        assertEquals(on.lastLoginAttribute(), "ds-pwp-last-login-time");
+        assertEquals(on.lastLoginFormat().format(java.time.Instant.parse("2026-11-24T07:45:00Z")), "2026112407");
+        assertEquals(on.deprecatedSchemes(), java.util.Set.of("SSHA"));
+        assertEquals(on.maxRehashesPerSecond(), 7);
+        ConfigException e = expectThrows(ConfigException.class, () -> load(withDefaultPolicyLines(
+                "ds-cfg-last-login-time-attribute: ds-pwp-last-login-time",
+                "ds-cfg-last-login-time-format: yyyyMMddqqqqqqq")));
+        assertTrue(e.getMessage().contains(dflt) && e.getMessage().contains("ds-cfg-last-login-time-format"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(withDefaultPolicyLines(
+                "ds-cfg-deprecated-password-storage-scheme: ROT13")));
+        assertTrue(e.getMessage().contains("ROT13") && e.getMessage().contains("SSHA"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(withDefaultPolicyLines(
+                "ds-cfg-last-login-time-format: yyyyMMdd")));
+        assertTrue(e.getMessage().contains("ds-cfg-last-login-time-attribute"), e.getMessage());
+    }
+
+    /** The shipped configuration with {@code lines} added to the default password policy. */
+    private static ConfigText withDefaultPolicyLines(String... lines) throws Exception {
+        return ConfigText.read(SHIPPED).replace("ds-cfg-password-history-count: 0\n",
+                "ds-cfg-password-history-count: 0\n" + String.join("\n", lines) + "\n");
+    }
+
+    @Test
+    public void theSchemesCostsAreRead() throws Exception {
+        String schemes = "cn=Password Storage Schemes,cn=config";
+        assertEquals(load(ConfigText.read(SHIPPED)).passwords().costs(), io.bindfirst.server.pwd.SchemeCosts.DEFAULTS);
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(schemes, "ds-cfg-pbkdf2-iterations", "600000")
+                .set(schemes, "ds-cfg-bcrypt-cost", "12").set(schemes, "ds-cfg-argon2-memory", "65536")
+                .set(schemes, "ds-cfg-argon2-iterations", "3").set(schemes, "ds-cfg-argon2-parallelism", "4"));
+        assertEquals(c.passwords().costs(), new io.bindfirst.server.pwd.SchemeCosts(600_000, 12, 65_536, 3, 4));
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(schemes, "ds-cfg-bcrypt-cost", "31")));
+        assertTrue(e.getMessage().contains("ds-cfg-bcrypt-cost"), e.getMessage());
+    }
+
+    private static final String HTTP = ServerConfig.HttpMetrics.ENTRY;
+
+    @Test
+    public void httpMetricsListenOnLoopback8080AsShipped() throws Exception {
+        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "127.0.0.1", 8080));
+    }
+
+    @Test
+    public void httpMetricsDefaultToLoopbackWithoutAnAddressAndAreOffWithoutTheirEntry() throws Exception {
+        ServerConfig c = loadEdited("ds-cfg-listen-address: 127.0.0.1\nds-cfg-listen-port: 8080",
+                "ds-cfg-listen-port: 8080");
+        assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "127.0.0.1", 8080));
+        c = loadEdited("dn: " + HTTP, "dn: cn=Something Else,cn=Connection Handlers,cn=config");
+        assertFalse(c.httpMetrics().enabled());
+    }
+
+    @Test
+    public void httpMetricsCanBeDisabledOrMoved() throws Exception {
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-enabled", "false"));
+        assertFalse(c.httpMetrics().enabled());
+        c = load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-listen-port", "9100")
+                .set(HTTP, "ds-cfg-listen-address", "::1"));
+        assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "::1", 9100));
+    }
+
+    @Test
+    public void aBadHttpMetricsPortNamesTheEntryAndTheAttribute() throws Exception {
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-listen-port", "65536")));
+        assertTrue(e.getMessage().startsWith(HTTP + ": ds-cfg-listen-port: '65536'"), e.getMessage());
+    }
 }

@@ -37,6 +37,38 @@ public class FileAccessLogTest {
     }
 
     @Test
+    public void aDetailHoldingClientTextCannotForgeAFieldOrALine() {
+        String filter = "(cn=a\" result=0 x=\"\n[01/Jan/1970] BIND)";
+        String details = "scope=sub " + AccessRecord.quoted("filter", filter) + " nentries=0";
+        StringBuilder b = new StringBuilder();
+        FileAccessLog.format(new AccessRecord(0L, "SEARCH", 1, 0, 1, "dc=x", 0, 0, details), b);
+        assertEquals(b.toString().chars().filter(c -> c == '\n').count(), 1L, b.toString());
+        assertTrue(b.toString().contains("filter=\"(cn=a\\\" result=0 x=\\\"\\0a[01/Jan/1970] BIND)\""),
+                b.toString());
+        List<String> read = new java.util.ArrayList<>();
+        AccessRecord.forEachDetail(details, (k, v, quoted) -> read.add(k + "|" + v + "|" + quoted));
+        assertEquals(read, List.of("scope|sub|false", "filter|" + filter + "|true", "nentries|0|false"));
+    }
+
+    @Test
+    public void jsonLinesCarryTheSameFieldsEscaped() {
+        StringBuilder b = new StringBuilder();
+        AccessLogFormat.JSON.format(new AccessRecord(1_763_968_731_123L, "SEARCH", 3, 1, 2, "dc=\"x\"", 0,
+                1_234_567L, "scope=sub " + AccessRecord.quoted("filter", "(cn=a\nb)") + " nentries=12"), b,
+                new AccessLogFormat.Clock());
+        assertEquals(b.toString(), "{\"time\":\"2025-11-24T07:18:51.123Z\",\"type\":\"SEARCH\",\"conn\":3,\"op\":1,"
+                + "\"msgID\":2,\"dn\":\"dc=\\\"x\\\"\",\"result\":0,\"scope\":\"sub\",\"filter\":\"(cn=a\\u000ab)\","
+                + "\"nentries\":12,\"etime\":1.234}\n");
+        b.setLength(0);
+        AccessLogFormat.JSON.format(AccessRecord.connection("DISCONNECT", 7, AccessRecord.quoted("reason", "Bye")), b,
+                new AccessLogFormat.Clock());
+        assertTrue(b.toString().matches("\\{\"time\":\"[^\"]+Z\",\"type\":\"DISCONNECT\",\"conn\":7,"
+                + "\"reason\":\"Bye\"}\\n"), b.toString());
+        assertEquals(AccessLogFormat.named("JSON"), AccessLogFormat.JSON);
+        assertEquals(AccessLogFormat.named("xml"), null);
+    }
+
+    @Test
     public void closeWritesEverythingQueued() throws Exception {
         Path dir = Files.createTempDirectory("access-log");
         Path file = dir.resolve("logs/access");

@@ -183,6 +183,27 @@ public class PasswordAttributeTest {
     }
 
     /** SDK 5.0.3's filter parser refuses an OID as the attribute, but the wire carries it: build them. */
+    @DataProvider
+    public Object[][] loggedFilters() {
+        return new Object[][] {
+            {"(uid=a)", "(uid=a)"},
+            {"(userPassword=guess)", "(userPassword=-masked-)"},
+            {"(&(uid=a)(|(userPassword=guess)(!(userpassword>=guess))))",
+                "(&(uid=a)(|(userPassword=-masked-)(!(userpassword>=-masked-))))"},
+            {"(userPassword=gu*es*s)", "(userPassword=-masked-*)"},
+            {"(userPassword=*)", "(userPassword=*)"},
+            {"(:2.5.13.17:=guess)", "(:2.5.13.17:=-masked-)"},
+            {"(cn:2.5.13.2:=a)", "(cn:2.5.13.2:=a)"},
+        };
+    }
+
+    @Test(dataProvider = "loggedFilters")
+    public void aLoggedFilterShowsNoValueAssertedAgainstThePassword(String filter, String logged) {
+        String shown = PASSWORDS.maskedForLogs(Filter.valueOf(filter)).toString();
+        assertEquals(shown, logged);
+        assertFalse(shown.contains("guess") || shown.contains("gu") && filter.contains("userPassword=gu"), shown);
+    }
+
     @Test
     public void mentionedInRecognizesTheOid() {
         assertTrue(PASSWORDS.mentionedIn(Filter.equality("2.5.4.35", "x")));
