@@ -1,8 +1,10 @@
-# Shared by bin/start-ds and bin/stop-ds: where things are, and how to build and run the server.
+# Shared by bin/start-ds, bin/stop-ds, bin/import-ldif and bin/export-ldif: where things are, and how to build
+# and run the server and the tools.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PID_FILE="$ROOT/logs/server.pid"
 OUT_FILE="$ROOT/logs/server.out"
 SERVER_JAR_DIR="$ROOT/opendj-backend-je/target"
+TOOLS_JAR_DIR="$ROOT/opendj-tools/target"
 
 # The running server's pid, or nothing.
 running_pid() {
@@ -14,28 +16,55 @@ running_pid() {
   fi
 }
 
-# Builds with Maven when there is no build yet or a source file is newer than it.
+# Builds with Maven when there is no build yet or a source file is newer than it. One build makes both the
+# server (opendj-backend-je/target) and the tools (opendj-tools/target): the tools module depends on the
+# server's, so -am packages both.
 build_if_needed() {
-  local jar
+  local jar tools_jar
   jar=$(ls "$SERVER_JAR_DIR"/opendj-backend-je-*.jar 2>/dev/null | head -n 1 || true)
-  if [[ -z "$jar" || ! -d "$SERVER_JAR_DIR/lib" ]] || \
-     [[ -n $(find "$ROOT/pom.xml" "$ROOT/opendj-server-core" "$ROOT/opendj-backend-je" \
-                 -path '*/target' -prune -o -newer "$jar" -type f -print -quit) ]]; then
-    echo "Building the server (mvn package, tests skipped)..."
+  tools_jar=$(ls "$TOOLS_JAR_DIR"/opendj-tools-*.jar 2>/dev/null | head -n 1 || true)
+  if [[ -z "$jar" || ! -d "$SERVER_JAR_DIR/lib" || -z "$tools_jar" || ! -d "$TOOLS_JAR_DIR/lib" ]] || \
+     [[ -n $(find "$ROOT/pom.xml" "$ROOT/opendj-server-core" "$ROOT/opendj-backend-je" "$ROOT/opendj-tools" \
+                 -path '*/target' -prune -o \( -newer "$jar" -o -newer "$tools_jar" \) -type f -print -quit) ]]; then
+    echo "Building the server and its tools (mvn package, tests skipped)..."
     local build_log
     build_log=$(mktemp)
-    if ! (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests -pl opendj-backend-je -am package) >"$build_log" 2>&1; then
+    if ! (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests -pl opendj-tools -am package) >"$build_log" 2>&1; then
       cat "$build_log" >&2
       rm -f "$build_log"
       echo "The build failed; see the Maven output above." >&2
       exit 1
     fi
     rm -f "$build_log"
+    # Maven leaves a jar whose classes did not change as it was, older than a test source edited since:
+    # without this, every later run would build again.
+    touch "$SERVER_JAR_DIR"/opendj-backend-je-*.jar "$TOOLS_JAR_DIR"/opendj-tools-*.jar
   fi
 }
 
 server_classpath() {
   echo "$(ls "$SERVER_JAR_DIR"/opendj-backend-je-*.jar | head -n 1):$SERVER_JAR_DIR/lib/*"
+}
+
+tools_classpath() {
+  echo "$(ls "$TOOLS_JAR_DIR"/opendj-tools-*.jar | head -n 1):$TOOLS_JAR_DIR/lib/*"
+}
+
+# Runs one tool's main class with the instance root the server would get from bin/start-ds, so relative
+# paths in config/config.ldif (the database directory) mean the same to both.
+# JVM options: TOOLS_JAVA_OPTS (default: the JVM's own, a quarter of the memory for the heap).
+run_tool() {
+  local main=$1
+  shift
+  command -v java >/dev/null || { echo "java is not on the PATH (Java 17 is needed)." >&2; exit 1; }
+  build_if_needed
+  # shellcheck disable=SC2206
+  local jvm=(${TOOLS_JAVA_OPTS:-})
+  local root=(--instanceRoot "$ROOT")
+  for a in "$@"; do
+    [[ $a == --instanceRoot || $a == --instanceRoot=* ]] && root=()
+  done
+  exec java ${jvm[@]+"${jvm[@]}"} -cp "$(tools_classpath)" "$main" ${root[@]+"${root[@]}"} "$@"
 }
 
 # Raises the soft open-files limit to the hard limit: each client connection is a file descriptor, and a

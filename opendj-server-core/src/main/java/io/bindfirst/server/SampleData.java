@@ -93,13 +93,14 @@ final class SampleData implements Iterator<Entry> {
         add(e, "employeeNumber", Integer.toString(n));
         e.addAttribute(new LinkedAttribute(passwords.description(), "{" + ssha.name() + "}"
                 + ssha.encodeValue(password)));
-        add(e, "entryUUID", e.getName().toUUID().toString());
         return e;
     }
 
+    /** Every entry gets the entryUUID an add would give it; the one its DN gives, as OpenDJ's import does. */
     private Entry entry(DN dn, String... objectClasses) {
         Entry e = new LinkedHashMapEntry(dn);
         add(e, "objectClass", (Object[]) objectClasses);
+        add(e, "entryUUID", dn.toUUID().toString());
         return e;
     }
 

@@ -4,7 +4,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.ByteString;
@@ -24,6 +29,8 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.backend.EntryUpdate;
 import io.bindfirst.server.backend.EntryVisitor;
+import io.bindfirst.server.backend.ImportItem;
+import io.bindfirst.server.backend.ImportRejects;
 
 /**
  * A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus equality indexes. Adds are
@@ -35,8 +42,16 @@ final class JeBackend implements Backend {
     static final int IMPORT_BATCH = 2_000;
 
     /** An entry ready to store: everything computed before its transaction begins. */
-    private record Prepared(DN dn, byte[] key, byte[] parentKey, long id, byte[] encoded,
-                            List<Set<ByteString>> indexKeys) {
+    private record Prepared<T>(T item, DN dn, byte[] key, byte[] parentKey, long id, byte[] encoded,
+                               List<Set<ByteString>> indexKeys) {
+    }
+
+    /** Entries ready to store in one transaction, and the ones refused while preparing them. */
+    private record Batch<T>(List<Prepared<T>> entries, List<Refused<T>> refused) {
+    }
+
+    /** An import's entry that was not stored, and why. */
+    private record Refused<T>(T item, BackendException reason) {
     }
 
     private final BackendConfig config;
@@ -76,8 +91,21 @@ final class JeBackend implements Backend {
 
     /** Opens the backend, closing the storage again if anything after the environment fails. */
     static JeBackend open(BackendConfig config, Schema schema) throws BackendException {
+        return open(config, schema, false);
+    }
+
+    /**
+     * @param cleared whether to remove every database first (import-ldif --clearBackend): done once the
+     *        environment is open, so under its lock, and no other process can be using the data removed
+     */
+    static JeBackend open(BackendConfig config, Schema schema, boolean cleared) throws BackendException {
         JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes());
         try {
+            if (cleared) {
+                for (String name : storage.databaseNames()) {
+                    storage.removeDatabase(name);
+                }
+            }
             return new JeBackend(config, schema, storage);
         } catch (BackendException | RuntimeException e) {
             storage.close();
@@ -143,7 +171,7 @@ final class JeBackend implements Backend {
 
     @Override
     public void addEntry(Entry entry) throws BackendException {
-        Prepared prepared = prepare(entry);
+        Prepared<Entry> prepared = prepare(entry, entry);
         storage.write(txn -> {
             store(txn, prepared, null);
             return null;
@@ -171,27 +199,122 @@ final class JeBackend implements Backend {
      */
     @Override
     public long importEntries(Iterator<Entry> source) throws BackendException {
-        long imported = 0;
-        while (source.hasNext()) {
-            List<Prepared> batch = new ArrayList<>(IMPORT_BATCH);
-            try {
-                while (batch.size() < IMPORT_BATCH && source.hasNext()) {
-                    batch.add(prepare(source.next()));
-                }
-                storage.write(txn -> {
-                    byte[][] lastParent = {null}; // siblings usually follow each other: check their parent once
-                    for (Prepared prepared : batch) {
-                        store(txn, prepared, lastParent);
-                    }
-                    return null;
-                });
-            } catch (BackendException e) {
-                throw new BackendException(e.resultCode(), "Import stopped after " + imported
-                        + " entries (those were kept): " + e.getMessage(), e);
+        Iterator<ImportItem> items = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return source.hasNext();
             }
-            imported += batch.size();
+
+            @Override
+            public ImportItem next() {
+                Entry entry = source.next();
+                return () -> entry;
+            }
+        };
+        return importBatches(items, null);
+    }
+
+    /**
+     * Imports as {@link #importEntries(Iterator)} does, but an entry refused for where it would go is left
+     * out of its batch (it wrote nothing: the parent check and the dn2id insert come before any other write)
+     * and reported to {@code rejects} once its batch has committed, so a retried batch reports it once.
+     */
+    @Override
+    public <T extends ImportItem> long importEntries(Iterator<T> items, ImportRejects<? super T> rejects)
+            throws BackendException {
+        return importBatches(items, Objects.requireNonNull(rejects, "rejects"));
+    }
+
+    /**
+     * The batches are filled (read from the source, encoded, their index keys computed) on a helper thread,
+     * one batch ahead of the transaction that stores the one before: filling costs about a third of what
+     * storing does, and an import is otherwise bound by this one thread. The source is read by one thread at
+     * a time, in order (a batch is filled only once the one before it is).
+     *
+     * @param rejects where refused entries go, or {@code null} to stop the import at the first one
+     */
+    private <T extends ImportItem> long importBatches(Iterator<T> source, ImportRejects<? super T> rejects)
+            throws BackendException {
+        ExecutorService filler = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "import-prepare-" + config.id());
+            t.setDaemon(true);
+            return t;
+        });
+        long imported = 0;
+        try {
+            Future<Batch<T>> next = filler.submit(() -> fill(source, rejects));
+            while (next != null) {
+                Batch<T> batch = filled(next);
+                next = source.hasNext() ? filler.submit(() -> fill(source, rejects)) : null;
+                List<Refused<T>> refused = batch.refused();
+                int preparedRefusals = refused.size();
+                imported += storage.write(txn -> {
+                    refused.subList(preparedRefusals, refused.size()).clear(); // from an attempt retried
+                    byte[][] lastParent = {null}; // siblings usually follow each other: check their parent once
+                    long count = 0;
+                    for (Prepared<T> prepared : batch.entries()) {
+                        try {
+                            store(txn, prepared, lastParent);
+                            count++;
+                        } catch (BackendException e) {
+                            if (rejects == null || !Backend.isEntryRefusal(e)) {
+                                throw e;
+                            }
+                            refused.add(new Refused<>(prepared.item(), e));
+                        }
+                    }
+                    return count;
+                });
+                if (rejects != null) {
+                    refused.forEach(r -> rejects.rejected(r.item(), r.reason()));
+                }
+            }
+        } catch (BackendException e) {
+            throw new BackendException(e.resultCode(), "Import stopped after " + imported
+                    + " entries (those were kept): " + e.getMessage(), e);
+        } finally {
+            filler.shutdownNow();
         }
         return imported;
+    }
+
+    /** Up to {@link #IMPORT_BATCH} entries from {@code source}, prepared, and those refused on the way. */
+    private <T extends ImportItem> Batch<T> fill(Iterator<T> source, ImportRejects<? super T> rejects)
+            throws BackendException {
+        Batch<T> batch = new Batch<>(new ArrayList<>(IMPORT_BATCH), new ArrayList<>());
+        while (batch.entries().size() < IMPORT_BATCH && source.hasNext()) {
+            T item = source.next();
+            try {
+                batch.entries().add(prepare(item.entry(), item));
+            } catch (BackendException e) {
+                if (rejects == null || !Backend.isEntryRefusal(e)) {
+                    throw e;
+                }
+                batch.refused().add(new Refused<>(item, e));
+            }
+        }
+        return batch;
+    }
+
+    /** The batch the helper filled, or what it threw (the source's own unchecked exceptions included). */
+    private static <T> Batch<T> filled(Future<Batch<T>> future) throws BackendException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendException(ResultCode.OTHER, "The import was interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof BackendException be) {
+                throw be;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new BackendException(ResultCode.OTHER, "The import failed: " + e.getCause(), e.getCause());
+        }
     }
 
     @Override
@@ -210,7 +333,7 @@ final class JeBackend implements Backend {
     }
 
     /** Checks what can be checked without storage and computes the keys and bytes to write. */
-    private Prepared prepare(Entry entry) throws BackendException {
+    private <T> Prepared<T> prepare(Entry entry, T item) throws BackendException {
         storage.ensureOpen();
         DN dn = keys.canonical(entry.getName());
         byte[] parentKey = null;
@@ -221,7 +344,7 @@ final class JeBackend implements Backend {
             }
             parentKey = DnKeys.keyOfCanonical(dn.parent());
         }
-        return new Prepared(entry.getName(), DnKeys.keyOfCanonical(dn), parentKey, nextId.getAndIncrement(),
+        return new Prepared<>(item, entry.getName(), DnKeys.keyOfCanonical(dn), parentKey, nextId.getAndIncrement(),
                 codec.encode(entry), indexes.keys(entry));
     }
 
@@ -230,7 +353,7 @@ final class JeBackend implements Backend {
      *
      * @param lastParent a one-slot cache of the last parent found in this transaction, or {@code null}
      */
-    private void store(Transaction txn, Prepared p, byte[][] lastParent) throws BackendException {
+    private void store(Transaction txn, Prepared<?> p, byte[][] lastParent) throws BackendException {
         if (p.parentKey() != null && !(lastParent != null && Arrays.equals(lastParent[0], p.parentKey()))) {
             if (entries.id(txn, p.parentKey()) < 0) {
                 throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + p.dn()

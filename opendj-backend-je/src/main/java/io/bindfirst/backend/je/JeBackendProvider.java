@@ -20,4 +20,9 @@ public final class JeBackendProvider implements BackendProvider {
     public Backend open(BackendConfig config, Schema schema) throws BackendException {
         return JeBackend.open(config, schema);
     }
+
+    @Override
+    public Backend openCleared(BackendConfig config, Schema schema) throws BackendException {
+        return JeBackend.open(config, schema, true);
+    }
 }

@@ -75,7 +75,8 @@ final class JeStorage implements AutoCloseable {
             env = new Environment(directory.toFile(), config);
         } catch (EnvironmentLockedException e) {
             throw new BackendException(ResultCode.UNAVAILABLE,
-                    "Backend " + backendId + ": directory " + directory + " is in use by another process", e);
+                    "Backend " + backendId + ": its database directory " + directory + " is in use by another "
+                    + "process (a running server, or import-ldif or export-ldif): stop that process first", e);
         } catch (DatabaseException | IllegalArgumentException e) {
             throw new BackendException(ResultCode.UNAVAILABLE,
                     "Backend " + backendId + " cannot open its storage in " + directory, e);

@@ -24,6 +24,7 @@ import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.ImportItem;
 
 public class JeBackendImportTest {
     private Path dir;
@@ -115,5 +116,34 @@ public class JeBackendImportTest {
         assertEquals(backend.importEntries(sampleData(3)), 5);
         assertEquals(backend.importEntries(List.of(person(3, PEOPLE)).iterator()), 1);
         assertEquals(backend.entryCount(), 6);
+    }
+
+    /** An entry with a label, as an importer's item carries where the entry came from. */
+    private record Labelled(String label, Entry entry) implements ImportItem {
+    }
+
+    @Test
+    public void refusedEntriesAreReportedOnceAndTheRestOfTheirBatchIsStored() throws BackendException {
+        List<Labelled> items = new ArrayList<>();
+        sampleData(JeBackend.IMPORT_BATCH + 10).forEachRemaining(e -> items.add(new Labelled("ok", e)));
+        items.add(3, new Labelled("duplicate", person(0, PEOPLE))); // in the first batch, after its original
+        items.add(new Labelled("orphan", person(1, "ou=Nowhere," + SUFFIX)));
+        items.add(new Labelled("outside", TestSupport.ou("ou=Elsewhere,dc=other")));
+        items.add(new Labelled("last", person(99_999, PEOPLE)));
+        List<String> refused = new ArrayList<>();
+        long imported = backend.importEntries(items.iterator(),
+                (item, reason) -> refused.add(item.label() + ": " + reason.resultCode() + ": " + reason.getMessage()));
+
+        assertEquals(refused, List.of(
+                "duplicate: Entry Already Exists: The entry uid=user.0,ou=People,dc=example,dc=com already exists",
+                "outside: No Such Entry: The entry ou=Elsewhere,dc=other cannot be added because it is not under "
+                        + "a base DN of backend userRoot",
+                "orphan: No Such Entry: The entry uid=user.1,ou=Nowhere,dc=example,dc=com cannot be added because "
+                        + "its parent entry ou=Nowhere,dc=example,dc=com does not exist"));
+        assertEquals(imported, JeBackend.IMPORT_BATCH + 13);
+        assertEquals(backend.entryCount(), JeBackend.IMPORT_BATCH + 13);
+        assertTrue(backend.entryExists(dn("uid=user.99999," + PEOPLE)));
+        assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(uid=user.0)"),
+                norms("uid=user.0," + PEOPLE), "the duplicate left no second index record");
     }
 }

@@ -12,6 +12,7 @@ import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 
 /**
@@ -131,6 +132,39 @@ public interface Backend extends AutoCloseable {
      * @return how many entries were added
      */
     long importEntries(Iterator<Entry> entries) throws BackendException;
+
+    /**
+     * Like {@link #importEntries(Iterator)}, except that an entry the backend cannot store (its parent is
+     * missing, its DN is taken or outside the base DNs) goes to {@code rejects}, once, and the import goes on:
+     * for import-ldif, which names each refused entry with its reason. Every other error stops the import
+     * (what was committed before stays). This default stores one entry per call of {@link #addEntry}.
+     *
+     * @return how many entries were added
+     */
+    default <T extends ImportItem> long importEntries(Iterator<T> items, ImportRejects<? super T> rejects)
+            throws BackendException {
+        long imported = 0;
+        while (items.hasNext()) {
+            T item = items.next();
+            try {
+                addEntry(item.entry());
+                imported++;
+            } catch (BackendException e) {
+                if (!isEntryRefusal(e)) {
+                    throw e;
+                }
+                rejects.rejected(item, e);
+            }
+        }
+        return imported;
+    }
+
+    /** Whether an add failed because of the entry itself (where it would go), not because of the backend. */
+    static boolean isEntryRefusal(BackendException e) {
+        ResultCode code = e.resultCode();
+        return code.equals(ResultCode.ENTRY_ALREADY_EXISTS) || code.equals(ResultCode.NO_SUCH_OBJECT)
+                || code.equals(ResultCode.INVALID_DN_SYNTAX);
+    }
 
     /**
      * How many entries the backend's bind cache holds now (the entries a re-bind finds without reading

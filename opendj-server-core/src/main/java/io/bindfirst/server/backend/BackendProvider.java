@@ -1,5 +1,6 @@
 package io.bindfirst.server.backend;
 
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 /**
@@ -15,4 +16,13 @@ public interface BackendProvider {
      * attribute descriptions and normalizes index keys.
      */
     Backend open(BackendConfig config, Schema schema) throws BackendException;
+
+    /**
+     * Opens the backend empty: everything it held is removed once it is open, so under the same guard
+     * against other processes as {@link #open} (import-ldif --clearBackend).
+     */
+    default Backend openCleared(BackendConfig config, Schema schema) throws BackendException {
+        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM,
+                "Backends of type " + type() + " cannot be cleared");
+    }
 }

@@ -1,0 +1,149 @@
+package io.bindfirst.tools;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.forgerock.i18n.LocalizableMessage;
+import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.schema.Schema;
+import org.forgerock.opendj.ldif.LDIFEntryReader;
+import org.forgerock.opendj.ldif.RejectedLDIFListener;
+
+import io.bindfirst.server.core.write.SchemaChecker;
+import io.bindfirst.server.core.write.WriteException;
+import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.PasswordSchemes;
+import io.bindfirst.server.pwd.PasswordValues;
+
+/**
+ * Turns one LDIF record into the entry to store, or refuses it, with the server's own parts: the SDK's LDIF
+ * parser with the server's schema, the password values an add stores ({@link PasswordValues}: clear text
+ * hashed with the configured default scheme, {@code {SCHEME}} values kept as a root user's add keeps them),
+ * and the add's schema check ({@link SchemaChecker}). Operational attributes in the file (an export's) are
+ * kept; an entry without {@code entryUUID} gets the one derived from its DN, as the server's sample data and
+ * OpenDJ's import give it, so importing the same file twice gives the same data.
+ */
+final class ImportChecks {
+    /** The SDK names a record's first line, counted within the lines it was given. */
+    private static final Pattern STARTING_AT = Pattern.compile("starting at line (\\d+)");
+
+    private final Schema schema;
+    private final PasswordValues passwordValues;
+    private final PasswordAttribute passwordAttribute;
+    private final AttributeDescription entryUuid;
+
+    ImportChecks(Schema schema, PasswordSchemes schemes) {
+        this.schema = schema;
+        this.passwordValues = new PasswordValues(schemes);
+        this.passwordAttribute = new PasswordAttribute(schema, schemes);
+        this.entryUuid = AttributeDescription.valueOf("entryUUID", schema);
+    }
+
+    /** The entry to store for {@code record}, or {@code null} for a record without an entry (a lone version line). */
+    Entry entry(LdifRecord record) throws EntryRejected {
+        Entry entry = parse(record);
+        if (entry == null) {
+            return null;
+        }
+        String where = "Entry " + entry.getName() + ": ";
+        try {
+            hashPasswords(entry);
+        } catch (PasswordValues.Refused e) {
+            throw new EntryRejected(record.dnLine(), where + e.getMessage());
+        }
+        if (entry.getAttribute(entryUuid) == null) {
+            entry.addAttribute(new LinkedAttribute(entryUuid, entry.getName().toUUID().toString()));
+        }
+        try {
+            SchemaChecker.check(entry, schema);
+        } catch (WriteException e) {
+            throw new EntryRejected(record.dnLine(), e.getMessage());
+        }
+        return entry;
+    }
+
+    private Entry parse(LdifRecord record) throws EntryRejected {
+        Malformed malformed = new Malformed();
+        try (LDIFEntryReader reader = new LDIFEntryReader(record.lines())) {
+            reader.setSchema(schema).setRejectedLDIFListener(malformed);
+            Entry entry = reader.hasNext() ? reader.readEntry() : null;
+            if (malformed.reason != null) {
+                throw rejected(record, malformed.reason);
+            }
+            return entry;
+        } catch (DecodeException e) {
+            throw rejected(record, e.getMessage());
+        } catch (IOException e) {
+            throw new EntryRejected(record.firstLine(), e.getMessage()); // not thrown by a reader of a list
+        }
+    }
+
+    /**
+     * The parser's reason, with its line numbers (counted within the record) made the file's: the line it
+     * quotes, where it quotes one (the bad line itself), else the record's first line.
+     */
+    private static EntryRejected rejected(LdifRecord record, String reason) {
+        long line = record.dnLine();
+        for (String text : record.lines()) {
+            if (reason.contains("\"" + text + "\"")) {
+                line = record.lineOf(text);
+                break;
+            }
+        }
+        Matcher m = STARTING_AT.matcher(reason);
+        StringBuilder fixed = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(fixed, "starting at line " + (record.firstLine() + Long.parseLong(m.group(1)) - 1));
+        }
+        m.appendTail(fixed);
+        return new EntryRejected(line, fixed.toString());
+    }
+
+    private void hashPasswords(Entry entry) throws PasswordValues.Refused {
+        List<Attribute> passwords = new ArrayList<>();
+        for (Attribute a : entry.getAllAttributes()) {
+            if (passwordAttribute.isPassword(a.getAttributeDescription())) {
+                passwords.add(a);
+            }
+        }
+        for (Attribute a : passwords) {
+            LinkedAttribute stored = new LinkedAttribute(a.getAttributeDescription());
+            stored.addAll(passwordValues.toStored(a, true));
+            entry.replaceAttribute(stored);
+        }
+    }
+
+    /** Keeps the parser's reason for a malformed record, rather than its default of throwing it. */
+    private static final class Malformed implements RejectedLDIFListener {
+        private String reason;
+
+        @Override
+        public void handleMalformedRecord(long lineNumber, List<String> lines, LocalizableMessage why) {
+            reason = why.toString();
+        }
+
+        @Override
+        public void handleSchemaValidationFailure(long lineNumber, List<String> lines,
+                List<LocalizableMessage> why) {
+            reason = why.toString();
+        }
+
+        @Override
+        public void handleSchemaValidationWarning(long lineNumber, List<String> lines,
+                List<LocalizableMessage> why) {
+            // the schema is checked after parsing, by the server's own checker
+        }
+
+        @Override
+        public void handleSkippedRecord(long lineNumber, List<String> lines, LocalizableMessage why) {
+            reason = why.toString();
+        }
+    }
+}
