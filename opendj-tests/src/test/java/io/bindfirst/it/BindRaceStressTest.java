@@ -193,17 +193,18 @@ public class BindRaceStressTest {
     /** Whether the connection still answers WhoAmI with the gone DN after the settle bound. */
     private static boolean isStale(LDAPConnection c, String goneAuthzId) throws Exception {
         return !Poll.within(SETTLE, () -> {
-            if (!c.isConnected()) {
-                return true;
-            }
             try {
+                if (!c.isConnected()) {
+                    return true;
+                }
                 return !goneAuthzId.equals(AuthenticatedUsersTest.whoAmI(c));
             } catch (LDAPException e) {
                 return e.getResultCode() == ResultCode.SERVER_DOWN;
             } catch (NullPointerException e) {
                 // The UnboundID SDK (7.0.5) fails this way when the server closes the connection while the
-                // request is being sent: the connection is gone, which is what the server was to do.
-                return !c.isConnected();
+                // request is being sent, and in isConnected() once its socket is gone: the connection is closed,
+                // which is what the server was to do.
+                return true;
             }
         });
     }
