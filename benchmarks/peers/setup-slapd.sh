@@ -111,7 +111,9 @@ directory $WORK/rootdn
 CONF
 check=$(slaptest -u -f "$WORK/slapd.conf" 2>&1) || { echo "$check" >&2; die 1 "slaptest rejects $WORK/slapd.conf"; }
 echo "loading $LDIF ($USERS users)"
+t0=$(date +%s.%N)
 slapadd -q -f "$WORK/slapd.conf" -b dc=example,dc=com -l "$LDIF" || die 1 "slapadd failed"
+echo "slapadd -q loaded $USERS users in $(echo "$(date +%s.%N) - $t0" | bc) s"
 
 "$(command -v slapd)" -f "$WORK/slapd.conf" -h "$URLS" || die 1 "slapd did not start"
 wait_port "$PORT" 30 || die 1 "slapd does not listen on 127.0.0.1:$PORT"
