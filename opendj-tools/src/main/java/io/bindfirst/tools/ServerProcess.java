@@ -32,6 +32,34 @@ final class ServerProcess {
                 .map(p -> OptionalLong.of(p.pid())).orElse(OptionalLong.empty());
     }
 
+    /**
+     * The value of {@code option} on the server process's command line ({@code bin/start-ds --port N} and the
+     * like override the configuration), or {@code null}: the listeners are where the server was told to listen.
+     */
+    static String argument(long pid, String option) {
+        try {
+            String[] args = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
+                    StandardCharsets.UTF_8).split("\0");
+            for (int i = 0; i + 1 < args.length; i++) {
+                if (args[i].equals(option)) {
+                    return args[i + 1];
+                }
+            }
+        } catch (IOException e) {
+            // no /proc: the configuration is all there is to go by
+        }
+        return null;
+    }
+
+    /** The server process's working folder, what a relative {@code --config} it was given is relative to. */
+    static Path workingFolder(long pid, Path otherwise) {
+        try {
+            return Path.of("/proc", Long.toString(pid), "cwd").toRealPath();
+        } catch (IOException e) {
+            return otherwise;
+        }
+    }
+
     private static boolean runsServer(ProcessHandle p) {
         try { // what bin/_common.sh reads; the JDK's view of another process's arguments can be cut short
             byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline"));

@@ -37,8 +37,9 @@ import picocli.CommandLine.Spec;
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Shows whether the server of this instance runs (logs/server.pid names a live server process and its "
-                    + "LDAP port answers), its listeners from config/config.ldif (LDAP, LDAPS, HTTP metrics) and "
-                    + "which of them answer, and its backends with their size on disk.",
+                    + "LDAP port answers), its listeners from config/config.ldif (LDAP, LDAPS, HTTP metrics; with "
+                    + "the ports the running server was given, as by bin/start-ds --port N) and which of them "
+                    + "answer, and its backends with their size on disk.",
             "With a root user's password (-w or -j) it also reads cn=monitor: version, uptime, connections, "
                     + "operations. Without one it shows what the root DSE gives anyone."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -102,7 +103,12 @@ public final class Status implements Callable<Integer> {
 
     private int run(PrintWriter out, PrintWriter err) throws ToolException {
         Path root = instanceRoot.toAbsolutePath().normalize();
+        OptionalLong pid = ServerProcess.runningPid(root);
         Path file = configFile != null ? configFile.toAbsolutePath() : root.resolve("config/config.ldif");
+        String started = pid.isPresent() ? ServerProcess.argument(pid.getAsLong(), "--config") : null;
+        if (configFile == null && started != null) { // the configuration the server runs with
+            file = ServerProcess.workingFolder(pid.getAsLong(), root).resolve(started);
+        }
         if (!Files.isRegularFile(file)) {
             throw new ToolException("The configuration file " + file + " does not exist: give --instanceRoot "
                     + "(the folder that holds bin/ and config/) or --configFile");
@@ -113,9 +119,11 @@ public final class Status implements Callable<Integer> {
         } catch (ConfigException e) {
             throw new ToolException("The configuration cannot be read: " + e.getMessage(), e);
         }
+        if (pid.isPresent()) {
+            config = startedWith(config, pid.getAsLong());
+        }
         String secret = password == null ? null : secret();
 
-        OptionalLong pid = ServerProcess.runningPid(root);
         ServerConfig.Listener ldap = config.listener();
         boolean ldapAnswers = ServerProcess.answers(ldap.address(), ldap.port());
         out.println("Instance:    " + root);
@@ -159,6 +167,32 @@ public final class Status implements Callable<Integer> {
                     + "bin/export-ldif counts them on the stopped server");
         }
         return code;
+    }
+
+    /** The configuration with the ports the server was started with ({@code bin/start-ds --port N} ...). */
+    private static ServerConfig startedWith(ServerConfig config, long pid) {
+        ServerConfig c = config;
+        Integer port = port(ServerProcess.argument(pid, "--port"));
+        if (port != null) {
+            c = c.withListenPort(port);
+        }
+        Integer ldaps = port(ServerProcess.argument(pid, "--ldaps-port"));
+        if (ldaps != null && c.ldapsListener() != null) {
+            c = c.withLdapsListener(c.ldapsListener().withPort(ldaps));
+        }
+        Integer http = port(ServerProcess.argument(pid, "--metrics-port"));
+        if (http != null && c.httpMetrics().enabled()) {
+            c = c.withHttpMetrics(c.httpMetrics().withPort(http));
+        }
+        return c;
+    }
+
+    private static Integer port(String value) {
+        try {
+            return value == null ? null : Integer.valueOf(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** What the running server says over LDAP: the root DSE to anyone, cn=monitor to a root user. */

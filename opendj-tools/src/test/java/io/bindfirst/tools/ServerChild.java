@@ -24,11 +24,14 @@ final class ServerChild implements AutoCloseable {
         this.process = process;
     }
 
-    static ServerChild start(Path instanceRoot) throws IOException, InterruptedException {
+    /** @param options more of the server's options, as {@code bin/start-ds} passes them ({@code --port N}) */
+    static ServerChild start(Path instanceRoot, String... options) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-cp",
+        List<String> command = new java.util.ArrayList<>(List.of(java.toString(), "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), ServerProcess.MAIN_CLASS, "--instanceRoot",
-                instanceRoot.toString())).redirectErrorStream(true).start();
+                instanceRoot.toString()));
+        command.addAll(List.of(options));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         ServerChild child = new ServerChild(p);
         CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(child::readUntilListening);
         try {

@@ -115,6 +115,24 @@ public class SetUpInstanceTest {
     }
 
     @Test
+    public void statusFollowsThePortsTheServerWasStartedWith() throws Exception {
+        try (Instance other = Instance.create()) {
+            int[] ports = ServerChild.freePorts(4);
+            ToolRun setup = ToolRun.run(new Setup(), other.args("-w", ROOT_PASSWORD, "--ldapPort",
+                    Integer.toString(ports[0]), "--ldapsPort", Integer.toString(ports[1]), "--httpPort", "0"));
+            assertEquals(setup.exitCode(), Tools.OK, setup.said());
+            try (ServerChild moved = ServerChild.start(other.root(), "--port", Integer.toString(ports[2]),
+                    "--ldaps-port", Integer.toString(ports[3]))) {
+                ToolRun status = ToolRun.run(new Status(), other.args("-w", ROOT_PASSWORD));
+                assertEquals(status.exitCode(), Tools.OK, status.said());
+                assertTrue(status.out().contains("ldap://127.0.0.1:" + ports[2] + " (answers)"), status.said());
+                assertTrue(status.out().contains("ldaps://127.0.0.1:" + ports[3] + " (answers)"), status.said());
+                assertTrue(status.out().contains("HTTP        disabled"), status.said());
+            }
+        }
+    }
+
+    @Test
     public void setupRefusesTheInstanceItSetUp() throws Exception {
         String before = Files.readString(instance.file("config/config.ldif"));
         ToolRun again = ToolRun.run(new Setup(), instance.args("-w", "Another-pass-2"));
