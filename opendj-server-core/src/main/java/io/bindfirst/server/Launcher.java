@@ -120,8 +120,10 @@ public final class Launcher {
         InetSocketAddress s = server.ldapsAddress();
         System.out.println("The server is listening on " + url
                 + (s == null ? "" : " and ldaps://" + s.getAddress().getHostAddress() + ":" + s.getPort()));
-        System.out.println("Try: ldapwhoami -x -H " + url
-                + " -D uid=user.1,ou=People,dc=example,dc=com -w password");
+        // The first backend's base DN: bin/setup may have chosen another than the demo's dc=example,dc=com.
+        String base = server.context().config().backends().isEmpty() ? "dc=example,dc=com"
+                : server.context().config().backends().get(0).baseDNs().get(0).toString();
+        System.out.println("Try: ldapwhoami -x -H " + url + " -D uid=user.1,ou=People," + base + " -w password");
         System.out.flush();
         try {
             stopped.await();

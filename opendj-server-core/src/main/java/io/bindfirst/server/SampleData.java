@@ -21,10 +21,11 @@ import io.bindfirst.server.pwd.PasswordStorageScheme;
  * The entries a first start creates: the suffix, {@code ou=People} and N users
  * {@code uid=user.N,ou=People,<suffix>} (inetOrgPerson with cn, sn, givenName, uid, mail and the password
  * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data. Generated
- * lazily so that 10,000 users never sit in memory at once.
+ * lazily so that 10,000 users never sit in memory at once. Public for {@code bin/setup}, which loads the same
+ * data into a new instance (the suffix entry alone when it asks for no users: the first entry).
  */
-final class SampleData implements Iterator<Entry> {
-    static final String PASSWORD = "password";
+public final class SampleData implements Iterator<Entry> {
+    public static final String PASSWORD = "password";
 
     private final DN suffix;
     private final DN people;
@@ -36,7 +37,7 @@ final class SampleData implements Iterator<Entry> {
     private final ByteString password = ByteString.valueOfUtf8(PASSWORD);
     private int next = -2;
 
-    SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha, PasswordAttribute passwords) {
+    public SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha, PasswordAttribute passwords) {
         this.suffix = suffix;
         this.people = suffix.child("ou=People");
         this.users = users;
