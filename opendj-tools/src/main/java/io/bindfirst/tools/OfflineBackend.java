@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.backend.Backend;
@@ -42,20 +43,8 @@ final class OfflineBackend implements AutoCloseable {
      */
     static OfflineBackend open(Path configFile, Path instanceRoot, String backendId, boolean cleared,
             long cacheBytes) throws ToolException {
-        if (!Files.isRegularFile(configFile)) {
-            throw new ToolException("The configuration file " + configFile + " does not exist: give the server's "
-                    + "config/config.ldif with --configFile, or run the command from the instance's bin/ folder");
-        }
-        ServerConfig config;
-        try {
-            config = ConfigLoader.load(configFile, instanceRoot);
-        } catch (ConfigException e) {
-            throw new ToolException("The configuration cannot be read: " + e.getMessage(), e);
-        }
-        BackendConfig bc = config.backends().stream().filter(b -> b.id().equalsIgnoreCase(backendId)).findFirst()
-                .orElseThrow(() -> new ToolException("There is no enabled backend '" + backendId + "' in "
-                        + configFile + "; the backends are: " + config.backends().stream().map(BackendConfig::id)
-                        .collect(Collectors.joining(", "))));
+        ServerConfig config = loadConfig(configFile, instanceRoot);
+        BackendConfig bc = backendConfig(config, configFile, backendId);
         if (cacheBytes > bc.cacheBytes()) {
             bc = new BackendConfig(bc.id(), bc.type(), bc.baseDNs(), bc.directory(), bc.equalityIndexes(),
                     cacheBytes, bc.bindCacheEntries());
@@ -73,6 +62,32 @@ final class OfflineBackend implements AutoCloseable {
         } catch (BackendException e) {
             throw new ToolException(e.getMessage(), e);
         }
+    }
+
+    /** The server's configuration, as the server would load it. */
+    static ServerConfig loadConfig(Path configFile, Path instanceRoot) throws ToolException {
+        if (!Files.isRegularFile(configFile)) {
+            throw new ToolException("The configuration file " + configFile + " does not exist: give the server's "
+                    + "config/config.ldif with --configFile, or run the command from the instance's bin/ folder");
+        }
+        try {
+            return ConfigLoader.load(configFile, instanceRoot);
+        } catch (ConfigException e) {
+            throw new ToolException("The configuration cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** The configuration of the enabled backend {@code backendId} (any case) of {@code config}. */
+    static BackendConfig backendConfig(ServerConfig config, Path configFile, String backendId) throws ToolException {
+        return config.backends().stream().filter(b -> b.id().equalsIgnoreCase(backendId)).findFirst()
+                .orElseThrow(() -> new ToolException("There is no enabled backend '" + backendId + "' in "
+                        + configFile + "; the backends are: " + config.backends().stream().map(BackendConfig::id)
+                        .collect(Collectors.joining(", "))));
+    }
+
+    /** Whether {@code e} says another process (a running server, another tool) has the backend open. */
+    static boolean inUse(ToolException e) {
+        return e.getCause() instanceof BackendException be && be.resultCode().equals(ResultCode.BUSY);
     }
 
     private static BackendProvider provider(BackendConfig bc) throws ToolException {

@@ -26,6 +26,14 @@ record ToolRun(int exitCode, String out, String err) {
         return run(new ExportLdif(), args);
     }
 
+    static ToolRun backup(String... args) {
+        return run(new Backup(), args);
+    }
+
+    static ToolRun restore(String... args) {
+        return run(new Restore(), args);
+    }
+
     /** For assertion messages: everything the tool said. */
     String said() {
         return "exit " + exitCode + "\n--- out:\n" + out + "--- err:\n" + err;

@@ -1,5 +1,6 @@
 package io.bindfirst.backend.je;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -26,6 +27,7 @@ import com.sleepycat.je.Transaction;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackupManifest;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.backend.EntryUpdate;
 import io.bindfirst.server.backend.EntryVisitor;
@@ -320,6 +322,11 @@ final class JeBackend implements Backend {
     @Override
     public long bindCacheEntries() {
         return bindCache.size();
+    }
+
+    @Override
+    public BackupManifest backup(Path dir) throws BackendException {
+        return storage.backup(dir);
     }
 
     @Override

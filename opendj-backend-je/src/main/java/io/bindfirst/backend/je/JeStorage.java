@@ -3,6 +3,7 @@ package io.bindfirst.backend.je;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
@@ -22,8 +23,10 @@ import com.sleepycat.je.EnvironmentLockedException;
 import com.sleepycat.je.LockConflictException;
 import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
+import com.sleepycat.je.util.DbBackup;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackupManifest;
 
 /**
  * The JE environment of one backend and the single place where JE work is run: {@link #write} and
@@ -74,7 +77,8 @@ final class JeStorage implements AutoCloseable {
         try {
             env = new Environment(directory.toFile(), config);
         } catch (EnvironmentLockedException e) {
-            throw new BackendException(ResultCode.UNAVAILABLE,
+            // BUSY, not UNAVAILABLE: restore tells "another process has it" from "it does not open" by the code.
+            throw new BackendException(ResultCode.BUSY,
                     "Backend " + backendId + ": its database directory " + directory + " is in use by another "
                     + "process (a running server, or import-ldif or export-ldif): stop that process first", e);
         } catch (DatabaseException | IllegalArgumentException e) {
@@ -181,6 +185,46 @@ final class JeStorage implements AutoCloseable {
                 LOG.warn("Backend {}: could not abort a transaction", backendId, e);
             }
         }
+    }
+
+    /**
+     * Copies the log files of a consistent state into the empty directory {@code dir} with JE's hot backup
+     * ({@link DbBackup}): writes go on meanwhile, into log files the backup set does not include, and JE
+     * deletes none of the set's files until the backup ends. The state is that of the moment the backup
+     * started: every transaction committed before it, nothing after. Then the manifest, last.
+     * Synchronized with {@link #close()}: the environment must not close under a backup, and one backup at a
+     * time is enough.
+     */
+    synchronized BackupManifest backup(Path dir) throws BackendException {
+        ensureOpen();
+        BackupManifest.prepareTarget(dir);
+        Path home = env.getHome().toPath();
+        DbBackup backup;
+        String[] files;
+        try {
+            backup = new DbBackup(env);
+            backup.startBackup();
+        } catch (DatabaseException | IllegalStateException e) {
+            throw storageError(e);
+        }
+        try {
+            files = backup.getLogFilesInBackupSet();
+            for (String name : files) {
+                Files.copy(home.resolve(name), dir.resolve(name));
+            }
+        } catch (IOException e) {
+            throw new BackendException(ResultCode.OTHER, "Backend " + backendId + ": cannot copy its files to "
+                    + dir + ": " + e.getMessage(), e);
+        } catch (DatabaseException | IllegalStateException e) {
+            throw storageError(e);
+        } finally {
+            try {
+                backup.endBackup();
+            } catch (DatabaseException | IllegalStateException e) {
+                LOG.warn("Backend {}: could not end the backup", backendId, e);
+            }
+        }
+        return BackupManifest.write(dir, backendId, Arrays.asList(files));
     }
 
     /** Closes every database opened here, then the environment (which checkpoints). Idempotent. */

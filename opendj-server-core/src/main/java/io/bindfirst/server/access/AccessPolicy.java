@@ -43,4 +43,10 @@ public interface AccessPolicy {
 
     /** Whether {@code who} may change the password of {@code dn} (Password Modify, RFC 3062). */
     AccessDecision mayChangePassword(AuthenticationInfo who, DN dn);
+
+    /**
+     * Whether {@code who} may have the server back up a backend: copy all of its data, passwords included,
+     * into a directory of the server's host.
+     */
+    AccessDecision mayBackUp(AuthenticationInfo who);
 }

@@ -11,9 +11,9 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
- * The access rules until full access control comes: root users may do anything. Everyone else (anonymous
- * too) may read every entry but the configuration and the monitor entries, and every attribute but
- * passwords; a user may change their own password (by modify or Password Modify) and nothing else.
+ * The access rules until full access control comes: root users may do anything (backups included).
+ * Everyone else (anonymous too) may read every entry but the configuration and the monitor entries, and every
+ * attribute but passwords; a user may change their own password (by modify or Password Modify) and nothing else.
  *
  * <p>The monitor ({@code cn=monitor}) is root-only like the configuration, and refused the same way (a
  * search based there is {@code insufficientAccessRights}, a compare {@code noSuchObject}): its numbers tell
@@ -29,6 +29,7 @@ public final class RootOnlyPolicy implements AccessPolicy {
             AccessDecision.deny("Only root users may modify other users' entries");
     private static final AccessDecision PASSWORD_OTHER =
             AccessDecision.deny("Only root users may change other users' passwords");
+    private static final AccessDecision BACKUP = AccessDecision.deny("Only root users may back up a backend");
     private static final AccessDecision CONFIGURATION =
             AccessDecision.deny("Only root users may read the configuration");
     private static final AccessDecision MONITOR = AccessDecision.deny("Only root users may read the monitor entries");
@@ -109,6 +110,11 @@ public final class RootOnlyPolicy implements AccessPolicy {
     @Override
     public AccessDecision mayChangePassword(AuthenticationInfo who, DN dn) {
         return who.root() || isSelf(who, dn) ? AccessDecision.ALLOW : PASSWORD_OTHER;
+    }
+
+    @Override
+    public AccessDecision mayBackUp(AuthenticationInfo who) {
+        return who.root() ? AccessDecision.ALLOW : BACKUP;
     }
 
     private static boolean isSelf(AuthenticationInfo who, DN dn) {

@@ -1,5 +1,6 @@
 package io.bindfirst.server.backend;
 
+import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -172,6 +173,18 @@ public interface Backend extends AutoCloseable {
      */
     default long bindCacheEntries() {
         return -1;
+    }
+
+    /**
+     * Copies a consistent state of the backend's storage into the empty directory {@code dir} while writes go
+     * on, then writes its {@link BackupManifest} there, last. Runs in the process that has the storage open:
+     * the server for an online backup, the backup tool offline.
+     *
+     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a backend that cannot be backed up, or a
+     *         directory that is not empty
+     */
+    default BackupManifest backup(Path dir) throws BackendException {
+        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend cannot be backed up");
     }
 
     /** How many entries the backend holds. */

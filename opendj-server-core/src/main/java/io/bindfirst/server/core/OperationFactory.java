@@ -57,8 +57,8 @@ public final class OperationFactory {
     }
 
     /**
-     * Password Modify (RFC 3062) and StartTLS (RFC 4511 4.14) have their own operations; every other extended
-     * request goes to one class.
+     * Password Modify (RFC 3062), StartTLS (RFC 4511 4.14) and this server's backup have their own operations;
+     * every other extended request goes to one class.
      */
     public Operation extended(Session session, int messageId, ExtendedRequest<?> request) {
         if (PasswordModifyExtendedRequest.OID.equals(request.getOID())) {
@@ -66,6 +66,9 @@ public final class OperationFactory {
         }
         if (StartTLSExtendedRequest.OID.equals(request.getOID())) {
             return new StartTlsOperation(server, session, messageId, request);
+        }
+        if (BackupRequest.OID.equals(request.getOID())) {
+            return new BackupOperation(server, session, messageId, request);
         }
         return new ExtendedOperation(server, session, messageId, request);
     }

@@ -21,6 +21,8 @@ public final class VirtualEntries {
     /** RFC 3062 Password Modify. */
     public static final String OID_PASSWORD_MODIFY = "1.3.6.1.4.1.4203.1.11.1";
     /** RFC 4511 4.14 StartTLS. */
+    /** This server's backup request (bin/backup), under the project's arc: 7 administration, 1 backup. */
+    public static final String OID_BACKUP = "2.25.305628560300754793145753553485247618117.7.1";
     public static final String OID_START_TLS = "1.3.6.1.4.1.1466.20037";
     /** RFC 3829 authorization identity request control, answered on bind. */
     public static final String OID_AUTHZ_ID_REQUEST = "2.16.840.1.113730.3.4.16";
@@ -68,7 +70,7 @@ public final class VirtualEntries {
         e.addAttribute("ds-private-naming-contexts", SCHEMA_DN.toString());
         e.addAttribute("subschemaSubentry", SCHEMA_DN.toString());
         e.addAttribute("supportedLDAPVersion", "3");
-        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY);
+        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY, OID_BACKUP);
         if (startTls) {
             e.addAttribute("supportedExtension", OID_START_TLS);
         }
