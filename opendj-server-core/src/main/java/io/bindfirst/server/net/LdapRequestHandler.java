@@ -89,6 +89,11 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
             LOG.debug("Undecodable request on {}", connection, e);
             connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request");
             return RxJavaStreams.emptyStream();
+        } catch (StackOverflowError e) {
+            // The SDK decodes filters recursively: one nested a few hundred thousand levels (a 5 MiB request holds
+            // that many) exhausts this thread's stack. The stack has unwound here; the client gets a notice.
+            connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request: it nests too deeply");
+            return RxJavaStreams.emptyStream();
         }
         if (decoder.abandonedMessageId >= 0) {
             connection.abandon(decoder.abandonedMessageId);
