@@ -129,7 +129,7 @@ public final class PasswordChanges {
         for (ByteString v : h) {
             raw.add(v.toString());
         }
-        raw.sort(Comparator.reverseOrder()); // the time leads: newest first
+        raw.sort(NEWEST_FIRST);
         List<ByteString> out = new ArrayList<>(raw.size());
         for (String r : raw) {
             String[] parts = r.split("#", 4);
@@ -174,6 +174,23 @@ public final class PasswordChanges {
         }
     }
 
+    /**
+     * Newest first by the time that leads a {@code pwdHistory} value, compared as a time: as text, a generalized
+     * time without fraction ({@code ...083000Z}) sorts after one with ({@code ...083000.5Z}), and {@code .12Z}
+     * after {@code .123Z}, so a text sort could drop the newest values and keep older ones.
+     */
+    private static final Comparator<String> NEWEST_FIRST =
+            Comparator.comparingLong(PasswordChanges::historyTime).reversed();
+
+    private static long historyTime(String historyValue) {
+        int end = historyValue.indexOf('#');
+        try {
+            return GeneralizedTime.valueOf(end < 0 ? historyValue : historyValue.substring(0, end)).getTimeInMillis();
+        } catch (RuntimeException e) {
+            return Long.MIN_VALUE; // unreadable: the oldest, the first to go
+        }
+    }
+
     /** Adds the replaced stored values to {@code pwdHistory}, keeping the newest {@code count}. */
     private void rememberReplaced(Set<ByteString> old, Set<ByteString> now, Entry after, int count, String time) {
         List<String> values = new ArrayList<>();
@@ -188,7 +205,7 @@ public final class PasswordChanges {
                 values.add(v.toString());
             }
         }
-        values.sort(Comparator.reverseOrder());
+        values.sort(NEWEST_FIRST); // stable: values replaced now stay ahead of older ones of the same millisecond
         LinkedAttribute kept = new LinkedAttribute(history);
         for (String v : values.subList(0, Math.min(count, values.size()))) {
             kept.add(v);

@@ -111,6 +111,34 @@ public class AccountsTest {
                 "pwdGraceUseTime: 20261124050000Z", "pwdGraceUseTime: 20261124050001Z")).graceLoginsLeft(), 0);
     }
 
+    /**
+     * The history keeps the newest values by time, not by text: a change at a whole second ({@code ...01Z}) is older
+     * than one half a second later ({@code ...01.5Z}), though it sorts after it as text.
+     */
+    @Test
+    public void theHistoryKeepsTheNewestByTimeNotByText() {
+        Accounts withHistory = new Accounts(schema, new PasswordPolicies(
+                PasswordPolicy.withoutLockout(PasswordPolicies.DEFAULT_DN).withHistoryCount(2), List.of()),
+                new PasswordAttribute(schema, new PasswordSchemes("SSHA512", false)), now::get);
+        AttributeDescription pw = AttributeDescription.valueOf("userPassword", schema);
+        Entry entry = user();
+        String[] next = {"{SSHA}y", "{SSHA}z", "{SSHA}w"};
+        long[] at = {T0 + 1_000, T0 + 1_500, T0 + 1_600}; // 040001Z, 040001.5Z, 040001.6Z
+        for (int i = 0; i < next.length; i++) {
+            now.set(at[i]);
+            Entry after = LinkedHashMapEntry.deepCopyOfEntry(entry);
+            after.replaceAttribute(new LinkedAttribute(pw, next[i]));
+            withHistory.passwordChanges().stamp(entry, after, false);
+            entry = after;
+        }
+        List<String> kept = new java.util.ArrayList<>();
+        for (org.forgerock.opendj.ldap.ByteString v : attribute(entry, "pwdHistory")) {
+            kept.add(v.toString().substring(v.toString().lastIndexOf('#') + 1));
+        }
+        assertEquals(new java.util.TreeSet<>(kept), new java.util.TreeSet<>(List.of("{SSHA}y", "{SSHA}z")),
+                "x, replaced first (at the whole second), is the one to go");
+    }
+
     @Test
     public void aNewPasswordIsStampedAndClearsGraceLogins() {
         now.set(T0);
