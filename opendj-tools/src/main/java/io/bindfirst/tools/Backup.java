@@ -104,7 +104,7 @@ public final class Backup implements Callable<Integer> {
         Path dir = directory.toAbsolutePath().normalize();
         ServerConfig config = OfflineBackend.loadConfig(target.config(), target.root());
         String id = OfflineBackend.backendConfig(config, target.config(), target.backendId).id();
-        int ldapPort = port != null ? port : config.listener().port();
+        int ldapPort = port != null ? port : runningPort(config.listener().port());
         LDAPConnectionFactory factory = new LDAPConnectionFactory(LOCALHOST, ldapPort);
         try {
             Connection c;
@@ -119,6 +119,20 @@ public final class Backup implements Callable<Integer> {
             }
         } finally {
             factory.close();
+        }
+    }
+
+    /**
+     * The port the running server of this instance was started on ({@code bin/start-ds --port N} overrides the
+     * configuration, as bin/status reads it too), else the configured one.
+     */
+    private int runningPort(int configured) {
+        java.util.OptionalLong pid = ServerProcess.runningPid(target.root());
+        String given = pid.isPresent() ? ServerProcess.argument(pid.getAsLong(), "--port") : null;
+        try {
+            return given == null ? configured : Integer.parseInt(given);
+        } catch (NumberFormatException e) {
+            return configured;
         }
     }
 
