@@ -4,49 +4,67 @@ import java.util.List;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
-import io.bindfirst.server.auth.AuthenticationInfo;
-
 /**
  * Every access decision the operations ask for, in one place, so that access control is one class to
- * replace. Each method answers for the requester {@code who} (anonymous, a user, or a root user) and
- * returns {@link AccessDecision#ALLOW} or a refusal with its reason. The caller chooses the result code:
- * most refusals are {@code insufficientAccessRights}, but a compare of an entry the requester may not see
- * answers {@code noSuchObject}, as if it did not exist.
+ * replace. Each method answers for the {@link Requester} (anonymous, a user, or a root user, with the facts of
+ * its connection) and returns {@link AccessDecision#ALLOW} or a refusal with its reason. The caller chooses the
+ * result code: most refusals are {@code insufficientAccessRights}, but a compare of an entry the requester may
+ * not see answers {@code noSuchObject}, as if it did not exist.
  *
- * <p>Implementations are immutable and thread-safe; {@link #mayRead} runs for each attribute of each
- * entry a search returns, so its allowed path should allocate nothing.
+ * <p>Decisions about an existing entry are given the entry as stored, because rules may depend on its values
+ * (a target filter, an attribute naming its owner). Implementations are immutable or safely published, and
+ * thread-safe; {@link #mayRead} runs for each attribute of each entry a search returns, so its allowed path
+ * should allocate nothing.
  */
 public interface AccessPolicy {
 
-    /** Whether {@code who} may see the entry {@code dn} at all (be given it by a search, or compare it). */
-    AccessDecision maySee(AuthenticationInfo who, DN dn);
+    /**
+     * Whether {@code who} may search below {@code base} at all: some subtrees (the configuration, the monitor)
+     * are closed as a whole, whatever their entries would allow.
+     */
+    AccessDecision maySearchUnder(Requester who, DN base);
+
+    /** Whether {@code who} may see {@code entry} at all: be given it by a search, or compare it. */
+    AccessDecision maySee(Requester who, Entry entry);
+
+    /** Whether {@code who} may be sent the values of attributes of type {@code type} in {@code entry}. */
+    AccessDecision mayRead(Requester who, Entry entry, AttributeType type);
 
     /**
-     * Whether {@code who} may read attributes of type {@code type} in the entry {@code dn}: be sent their
-     * values, and learn from a search filter whether the entry holds a value.
+     * Whether {@code who} may use attributes of type {@code type} of {@code entry} in a search filter: learn
+     * from whether the entry matches whether it holds a value. Where not, the filter sees the attribute absent.
      */
-    AccessDecision mayRead(AuthenticationInfo who, DN dn, AttributeType type);
+    AccessDecision maySearch(Requester who, Entry entry, AttributeType type);
 
-    /** Whether {@code who} may compare {@code attribute} in the entry {@code dn}. */
-    AccessDecision mayCompare(AuthenticationInfo who, DN dn, AttributeDescription attribute);
+    /** Whether {@code who} may compare {@code attribute} in {@code entry}. */
+    AccessDecision mayCompare(Requester who, Entry entry, AttributeDescription attribute);
 
-    AccessDecision mayAdd(AuthenticationInfo who, DN dn);
+    /** Whether {@code who} may add {@code entry} (not yet stored: its DN and attributes are the request's). */
+    AccessDecision mayAdd(Requester who, Entry entry);
 
-    AccessDecision mayDelete(AuthenticationInfo who, DN dn);
+    AccessDecision mayDelete(Requester who, Entry entry);
 
-    AccessDecision mayRename(AuthenticationInfo who, DN dn);
+    /** Whether {@code who} may rename or move {@code entry} to {@code newDN}. */
+    AccessDecision mayRename(Requester who, Entry entry, DN newDN);
 
-    AccessDecision mayModify(AuthenticationInfo who, DN dn, List<Modification> modifications);
+    AccessDecision mayModify(Requester who, Entry entry, List<Modification> modifications);
 
-    /** Whether {@code who} may change the password of {@code dn} (Password Modify, RFC 3062). */
-    AccessDecision mayChangePassword(AuthenticationInfo who, DN dn);
+    /** Whether {@code who} may change the password of {@code entry} (Password Modify, RFC 3062). */
+    AccessDecision mayChangePassword(Requester who, Entry entry);
+
+    /**
+     * Whether {@code who} may act as the user of {@code target}: proxied authorization (RFC 4370) or a SASL
+     * authorization identity other than its own.
+     */
+    AccessDecision mayProxyAs(Requester who, Entry target);
 
     /**
      * Whether {@code who} may have the server back up a backend: copy all of its data, passwords included,
      * into a directory of the server's host.
      */
-    AccessDecision mayBackUp(AuthenticationInfo who);
+    AccessDecision mayBackUp(Requester who);
 }

@@ -4,10 +4,10 @@ import java.util.List;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
-import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
@@ -29,6 +29,7 @@ public final class RootOnlyPolicy implements AccessPolicy {
             AccessDecision.deny("Only root users may modify other users' entries");
     private static final AccessDecision PASSWORD_OTHER =
             AccessDecision.deny("Only root users may change other users' passwords");
+    private static final AccessDecision PROXY = AccessDecision.deny("Only root users may act as another user");
     private static final AccessDecision BACKUP = AccessDecision.deny("Only root users may back up a backend");
     private static final AccessDecision CONFIGURATION =
             AccessDecision.deny("Only root users may read the configuration");
@@ -55,7 +56,16 @@ public final class RootOnlyPolicy implements AccessPolicy {
     }
 
     @Override
-    public AccessDecision maySee(AuthenticationInfo who, DN dn) {
+    public AccessDecision maySearchUnder(Requester who, DN base) {
+        return visible(who, base);
+    }
+
+    @Override
+    public AccessDecision maySee(Requester who, Entry entry) {
+        return visible(who, entry.getName());
+    }
+
+    private AccessDecision visible(Requester who, DN dn) {
         if (who.root()) {
             return AccessDecision.ALLOW;
         }
@@ -66,36 +76,41 @@ public final class RootOnlyPolicy implements AccessPolicy {
     }
 
     @Override
-    public AccessDecision mayRead(AuthenticationInfo who, DN dn, AttributeType type) {
+    public AccessDecision mayRead(Requester who, Entry entry, AttributeType type) {
         return who.root() || !passwords.isPassword(type) ? AccessDecision.ALLOW : READ_PASSWORD;
     }
 
     @Override
-    public AccessDecision mayCompare(AuthenticationInfo who, DN dn, AttributeDescription attribute) {
+    public AccessDecision maySearch(Requester who, Entry entry, AttributeType type) {
+        return mayRead(who, entry, type);
+    }
+
+    @Override
+    public AccessDecision mayCompare(Requester who, Entry entry, AttributeDescription attribute) {
         return who.root() || !passwords.isPassword(attribute) ? AccessDecision.ALLOW : COMPARE_PASSWORD;
     }
 
     @Override
-    public AccessDecision mayAdd(AuthenticationInfo who, DN dn) {
+    public AccessDecision mayAdd(Requester who, Entry entry) {
         return who.root() ? AccessDecision.ALLOW : ADD;
     }
 
     @Override
-    public AccessDecision mayDelete(AuthenticationInfo who, DN dn) {
+    public AccessDecision mayDelete(Requester who, Entry entry) {
         return who.root() ? AccessDecision.ALLOW : DELETE;
     }
 
     @Override
-    public AccessDecision mayRename(AuthenticationInfo who, DN dn) {
+    public AccessDecision mayRename(Requester who, Entry entry, DN newDN) {
         return who.root() ? AccessDecision.ALLOW : RENAME;
     }
 
     @Override
-    public AccessDecision mayModify(AuthenticationInfo who, DN dn, List<Modification> modifications) {
+    public AccessDecision mayModify(Requester who, Entry entry, List<Modification> modifications) {
         if (who.root()) {
             return AccessDecision.ALLOW;
         }
-        if (!isSelf(who, dn)) {
+        if (!who.isSelf(entry.getName())) {
             return MODIFY_OTHER;
         }
         for (Modification m : modifications) {
@@ -108,16 +123,17 @@ public final class RootOnlyPolicy implements AccessPolicy {
     }
 
     @Override
-    public AccessDecision mayChangePassword(AuthenticationInfo who, DN dn) {
-        return who.root() || isSelf(who, dn) ? AccessDecision.ALLOW : PASSWORD_OTHER;
+    public AccessDecision mayChangePassword(Requester who, Entry entry) {
+        return who.root() || who.isSelf(entry.getName()) ? AccessDecision.ALLOW : PASSWORD_OTHER;
     }
 
     @Override
-    public AccessDecision mayBackUp(AuthenticationInfo who) {
-        return who.root() ? AccessDecision.ALLOW : BACKUP;
+    public AccessDecision mayProxyAs(Requester who, Entry target) {
+        return who.root() ? AccessDecision.ALLOW : PROXY;
     }
 
-    private static boolean isSelf(AuthenticationInfo who, DN dn) {
-        return !who.isAnonymous() && dn.equals(who.authenticationDN());
+    @Override
+    public AccessDecision mayBackUp(Requester who) {
+        return who.root() ? AccessDecision.ALLOW : BACKUP;
     }
 }

@@ -15,15 +15,30 @@ import org.forgerock.opendj.ldap.Entry;
  * @param timeLimitSeconds the entry's own search time limit ({@code ds-rlim-time-limit}), or -1
  * @param mustChangePassword an administrator set the password and the policy wants its user to change it
  *        ({@code pwdReset: TRUE}): until then the connection may only change it (draft-behera 8.1.2.2)
+ * @param authMethod how the client authenticated, in the words access control rules use for it
+ *        ({@code authmethod}): {@link #NONE}, {@link #SIMPLE}, {@link #SSL} (SASL EXTERNAL with a certificate)
+ *        or {@code "sasl "} and the mechanism
  */
 public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds,
-                                 boolean mustChangePassword) {
+                                 boolean mustChangePassword, String authMethod) {
+    /** No authentication: anonymous. */
+    public static final String NONE = "none";
+    /** A simple bind with a password. */
+    public static final String SIMPLE = "simple";
+    /** SASL EXTERNAL: the client certificate of the TLS layer. */
+    public static final String SSL = "ssl";
 
     /** The state of every new connection and of every connection whose bind failed (RFC 4513 4). */
     public static final AuthenticationInfo ANONYMOUS = new AuthenticationInfo(null, false, -1, -1);
 
     public AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds) {
         this(authenticationDN, root, sizeLimit, timeLimitSeconds, false);
+    }
+
+    public AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds,
+                              boolean mustChangePassword) {
+        this(authenticationDN, root, sizeLimit, timeLimitSeconds, mustChangePassword,
+                authenticationDN == null ? NONE : SIMPLE);
     }
 
     /** A user bound as {@code entry}, with the per-user limits and the password state the entry carries. */
@@ -40,7 +55,13 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
 
     /** The same identity under a new DN, after its entry (or an ancestor) was renamed. */
     public AuthenticationInfo withDN(DN newDN) {
-        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds, mustChangePassword);
+        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds, mustChangePassword, authMethod);
+    }
+
+    /** The same identity, authenticated by {@code method} (see {@link #authMethod()}). */
+    public AuthenticationInfo withAuthMethod(String method) {
+        return new AuthenticationInfo(authenticationDN, root, sizeLimit, timeLimitSeconds, mustChangePassword,
+                method);
     }
 
     public boolean isAnonymous() {

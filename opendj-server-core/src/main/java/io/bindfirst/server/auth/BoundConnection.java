@@ -17,7 +17,8 @@ public interface BoundConnection {
 
     /**
      * Replaces the authentication only if the connection is still bound as {@code expectedDN}: a refresh or a
-     * re-key must not overwrite a re-bind that won the race.
+     * re-key must not overwrite a re-bind that won the race. How the connection authenticated
+     * ({@link AuthenticationInfo#authMethod()}) is kept: a refresh from the entry does not know it.
      *
      * @return whether it was replaced
      */

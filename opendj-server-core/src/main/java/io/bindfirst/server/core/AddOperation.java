@@ -18,7 +18,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
-import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -55,8 +55,8 @@ public final class AddOperation extends WriteOperation {
     }
 
     @Override
-    protected AccessDecision checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().mayAdd(who, request.getName());
+    protected AccessDecision checkAccess(Requester who) {
+        return server.accessPolicy().mayAdd(who, request);
     }
 
     @Override

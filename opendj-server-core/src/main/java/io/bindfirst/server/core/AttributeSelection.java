@@ -13,7 +13,7 @@ import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.access.AccessPolicy;
-import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -34,10 +34,10 @@ final class AttributeSelection {
     private final List<AttributeDescription> named = new ArrayList<>();
     private final boolean typesOnly;
     private final AccessPolicy access;
-    private final AuthenticationInfo who;
+    private final Requester who;
     private final Schema schema;
 
-    AttributeSelection(List<String> requested, boolean typesOnly, AccessPolicy access, AuthenticationInfo who,
+    AttributeSelection(List<String> requested, boolean typesOnly, AccessPolicy access, Requester who,
                        Schema schema) {
         this.typesOnly = typesOnly;
         this.access = access;
@@ -72,7 +72,7 @@ final class AttributeSelection {
         for (Attribute a : entry.getAllAttributes()) {
             AttributeDescription ad = a.getAttributeDescription();
             AttributeType type = ad.getAttributeType();
-            if (!access.mayRead(who, entry.getName(), type).allowed()) {
+            if (!access.mayRead(who, entry, type).allowed()) {
                 continue;
             }
             if (type.isOperational() ? allOperational || isNamed(ad) : allUser || isNamed(ad)) {

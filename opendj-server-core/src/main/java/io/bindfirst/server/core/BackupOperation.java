@@ -42,7 +42,7 @@ public final class BackupOperation extends Operation {
 
     @Override
     protected Result execute() {
-        AccessDecision access = server.accessPolicy().mayBackUp(requester());
+        AccessDecision access = server.accessPolicy().mayBackUp(accessRequester());
         if (!access.allowed()) {
             return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
         }

@@ -247,7 +247,8 @@ public class BindOperation extends Operation {
                 return invalidCredentials();
             }
             server.accounts().succeeded(backend, entry, null);
-            return unlessAWriteRaced(backend, dn, success(AuthenticationInfo.user(entry)), epoch);
+            return unlessAWriteRaced(backend, dn,
+                    success(AuthenticationInfo.user(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
         });
     }
 
@@ -293,7 +294,8 @@ public class BindOperation extends Operation {
             }
             Backend holder = server.backends().backendFor(dn);
             server.accounts().succeeded(holder, entry, null);
-            return unlessAWriteRaced(holder, dn, success(AuthenticationInfo.user(entry)), epoch);
+            return unlessAWriteRaced(holder, dn,
+                    success(AuthenticationInfo.user(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
         });
     }
 

@@ -14,7 +14,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
-import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.log.AccessRecord;
@@ -42,14 +42,9 @@ public final class CompareOperation extends Operation {
     protected Result execute() {
         DN dn = request.getName();
         AttributeDescription ad = request.getAttributeDescription();
-        AuthenticationInfo who = requester();
-        AccessDecision access = server.accessPolicy().mayCompare(who, dn, ad);
-        if (!access.allowed()) {
-            return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
-        }
+        Requester who = accessRequester();
         Backend backend = server.backends().backendFor(dn);
-        // An entry the requester may not see answers as if it did not exist, so its existence does not show.
-        if (backend == null || !server.accessPolicy().maySee(who, dn).allowed()) {
+        if (backend == null) {
             return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
         }
         Result pre = preOperation();
@@ -58,8 +53,13 @@ public final class CompareOperation extends Operation {
         }
         try {
             Entry entry = backend.getEntry(dn);
-            if (entry == null) {
+            // An entry the requester may not see answers as if it did not exist, so its existence does not show.
+            if (entry == null || !server.accessPolicy().maySee(who, entry).allowed()) {
                 return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
+            }
+            AccessDecision access = server.accessPolicy().mayCompare(who, entry, ad);
+            if (!access.allowed()) {
+                return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
             }
             Attribute attribute = entry.getAttribute(ad);
             if (attribute == null) {

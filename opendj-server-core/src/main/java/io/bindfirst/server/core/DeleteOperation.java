@@ -3,12 +3,13 @@ package io.bindfirst.server.core;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
-import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -41,12 +42,21 @@ public final class DeleteOperation extends WriteOperation {
     }
 
     @Override
-    protected AccessDecision checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().mayDelete(who, request.getName());
+    protected AccessDecision checkAccess(Requester who) {
+        return AccessDecision.ALLOW; // decided on the entry, in write
     }
 
+    /**
+     * The access decision is taken on the entry read just before the delete, outside its transaction: a rule
+     * that depends on the entry's values could see them a moment old. The backend's delete reads the entry
+     * again, so a missing entry answers {@code noSuchObject} either way.
+     */
     @Override
     protected EntryChange write(Backend backend) throws BackendException {
+        Entry entry = backend.getEntry(request.getName());
+        if (entry != null) {
+            require(server.accessPolicy().mayDelete(accessRequester(), entry));
+        }
         return new EntryChange(backend.deleteEntry(request.getName(), hasControl(OID_SUBTREE_DELETE)), null);
     }
 

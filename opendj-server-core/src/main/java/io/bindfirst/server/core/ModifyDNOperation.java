@@ -17,7 +17,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
-import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -59,8 +59,8 @@ public final class ModifyDNOperation extends WriteOperation {
     }
 
     @Override
-    protected AccessDecision checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().mayRename(who, request.getName());
+    protected AccessDecision checkAccess(Requester who) {
+        return AccessDecision.ALLOW; // decided on the entry as stored, in write
     }
 
     @Override
@@ -79,6 +79,7 @@ public final class ModifyDNOperation extends WriteOperation {
     @Override
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.renameEntry(request.getName(), newDN, current -> {
+            require(server.accessPolicy().mayRename(accessRequester(), current, newDN));
             try {
                 Entry renamed = renamed(current);
                 SchemaChecker.check(renamed, server.schema());

@@ -16,6 +16,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -49,8 +50,8 @@ public final class ModifyOperation extends WriteOperation {
     }
 
     @Override
-    protected AccessDecision checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().mayModify(who, request.getName(), request.getModifications());
+    protected AccessDecision checkAccess(Requester who) {
+        return AccessDecision.ALLOW; // decided on the entry as stored, in write
     }
 
     @Override
@@ -62,6 +63,7 @@ public final class ModifyOperation extends WriteOperation {
     @Override
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.modifyEntry(request.getName(), current -> {
+            require(server.accessPolicy().mayModify(accessRequester(), current, request.getModifications()));
             server.accounts().passwordChanges().refuse(current, newClearPasswords(), bySelf());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.log.AccessRecord;
@@ -48,6 +49,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private ResponseSink sink;
     private volatile boolean abandoned;
     private AuthenticationInfo requester;
+    private Requester accessRequester;
     private ResultCode resultCode;
     private EntryChange change;
     /** While the operation runs inline: where to continue if it finds work that may block; else null. */
@@ -276,6 +278,19 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     @Override
     public AuthenticationInfo requester() {
         return requester;
+    }
+
+    /**
+     * The requester as access control sees it: {@link #requester()} with its connection's address and security
+     * strength, taken on first use.
+     */
+    protected final Requester accessRequester() {
+        Requester r = accessRequester;
+        if (r == null) {
+            r = new Requester(requester, session.clientAddress(), session.securityStrength());
+            accessRequester = r;
+        }
+        return r;
     }
 
     @Override

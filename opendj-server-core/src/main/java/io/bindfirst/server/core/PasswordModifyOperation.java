@@ -21,6 +21,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -86,8 +87,8 @@ public final class PasswordModifyOperation extends WriteOperation {
     }
 
     @Override
-    protected AccessDecision checkAccess(AuthenticationInfo who) {
-        return server.accessPolicy().mayChangePassword(who, target);
+    protected AccessDecision checkAccess(Requester who) {
+        return AccessDecision.ALLOW; // decided on the entry as stored, in write
     }
 
     @Override
@@ -113,6 +114,7 @@ public final class PasswordModifyOperation extends WriteOperation {
         ByteString oldPassword = request.getOldPassword() == null ? null : ByteString.wrap(request.getOldPassword());
         // A user naming an entry that does not exist learns no more than with a wrong old password.
         return backend.modifyEntry(target, current -> {
+            require(server.accessPolicy().mayChangePassword(accessRequester(), current));
             if (oldPassword != null && !server.passwordAttribute().anyMatches(current, oldPassword, Pacer.NONE)) {
                 throw new BackendException(ResultCode.INVALID_CREDENTIALS, "The old password is not correct");
             }

@@ -14,9 +14,11 @@ import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
+import org.forgerock.opendj.ldap.schema.AttributeType;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
@@ -67,9 +69,9 @@ public final class SearchOperation extends Operation {
         Walk walk = new Walk(request.getFilter().matcher(server.schema()), sizeLimit,
                 timeLimit == 0 ? Long.MAX_VALUE : startNanos + timeLimit * 1_000_000_000L,
                 auth.root() ? 0 : limits.lookthroughLimit(),
-                new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(), auth,
-                        server.schema()),
-                auth, server.passwordAttribute().mentionedIn(request.getFilter()));
+                new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(),
+                        accessRequester(), server.schema()),
+                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()));
 
         DN base = request.getName();
         SearchScope scope = request.getScope();
@@ -91,7 +93,7 @@ public final class SearchOperation extends Operation {
             if (backend == null) {
                 return errorResult(ResultCode.NO_SUCH_OBJECT, "The search base " + base + " does not exist");
             }
-            AccessDecision visible = server.accessPolicy().maySee(auth, base);
+            AccessDecision visible = server.accessPolicy().maySearchUnder(accessRequester(), base);
             if (!visible.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, visible.message());
             }
@@ -170,15 +172,29 @@ public final class SearchOperation extends Operation {
         return "";
     }
 
-    /** The entry without its password attributes (with any options), for a filter that must not test them. */
-    private Entry withoutPasswords(Entry entry) {
-        Entry copy = new LinkedHashMapEntry(entry.getName());
+    /**
+     * {@code entry} as the filter may test it for {@code who}: without the attributes the filter tests that the
+     * requester may not search, so which entries match tells nothing about them. The entry itself (no copy)
+     * when nothing is hidden, the common case.
+     */
+    private Entry searchable(Entry entry, Requester who, FilterAttributes tested) {
+        Entry copy = null;
         for (Attribute a : entry.getAllAttributes()) {
-            if (!server.passwordAttribute().isPassword(a.getAttributeDescription())) {
+            AttributeType type = a.getAttributeDescription().getAttributeType();
+            boolean hidden = tested.tests(type) && !server.accessPolicy().maySearch(who, entry, type).allowed();
+            if (hidden && copy == null) {
+                copy = new LinkedHashMapEntry(entry.getName());
+                for (Attribute before : entry.getAllAttributes()) {
+                    if (before == a) {
+                        break;
+                    }
+                    copy.addAttribute(before);
+                }
+            } else if (!hidden && copy != null) {
                 copy.addAttribute(a);
             }
         }
-        return copy;
+        return copy == null ? entry : copy;
     }
 
     private static int effective(int requested, int serverLimit) {
@@ -195,22 +211,21 @@ public final class SearchOperation extends Operation {
         private final long deadlineNanos;
         private final int lookthroughLimit;
         private final AttributeSelection selection;
-        private final AuthenticationInfo who;
-        private final boolean filterMentionsPasswords;
+        private final Requester who;
+        private final FilterAttributes filterAttributes;
         private int examined;
         private ResultCode stop;
         private String stopMessage;
 
         /**
-         * @param filterMentionsPasswords whether the filter may test the password attribute: where the
-         *        requester may not read it, the filter is evaluated as if it were absent, so which entries
-         *        match tells nothing about passwords
+         * @param filterAttributes what the filter tests: where the requester may not search an attribute, the
+         *        filter is evaluated as if it were absent, so which entries match tells nothing about it
          */
         Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
-             AuthenticationInfo who, boolean filterMentionsPasswords) {
+             Requester who, FilterAttributes filterAttributes) {
             this.matcher = matcher;
             this.who = who;
-            this.filterMentionsPasswords = filterMentionsPasswords;
+            this.filterAttributes = filterAttributes;
             this.sizeLimit = sizeLimit;
             this.deadlineNanos = deadlineNanos;
             this.lookthroughLimit = lookthroughLimit;
@@ -231,12 +246,10 @@ public final class SearchOperation extends Operation {
             if (System.nanoTime() > deadlineNanos) {
                 return stop(ResultCode.TIME_LIMIT_EXCEEDED, "The time limit for this search was exceeded");
             }
-            if (!server.accessPolicy().maySee(who, entry.getName()).allowed()) {
+            if (!server.accessPolicy().maySee(who, entry).allowed()) {
                 return true;
             }
-            boolean hidePasswords = filterMentionsPasswords && !server.accessPolicy()
-                    .mayRead(who, entry.getName(), server.passwordAttribute().type()).allowed();
-            if (matcher.matches(hidePasswords ? withoutPasswords(entry) : entry) != ConditionResult.TRUE) {
+            if (matcher.matches(searchable(entry, who, filterAttributes)) != ConditionResult.TRUE) {
                 return true;
             }
             if (sizeLimit > 0 && entriesSent >= sizeLimit) {

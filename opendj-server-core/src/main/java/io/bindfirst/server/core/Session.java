@@ -49,6 +49,9 @@ public interface Session {
     /** Whether the client connected from a loopback address (the same machine). */
     boolean fromLoopback();
 
+    /** The client's IP address, or {@code null} when the transport does not know it. */
+    java.net.InetAddress clientAddress();
+
     /**
      * Starts TLS on the connection for the StartTLS extended operation (RFC 4511 4.14): the response the
      * operation is about to send is the last one in clear, and the client's next bytes are its TLS handshake.

@@ -19,6 +19,7 @@ import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.PasswordPolicyRefusal;
 import io.bindfirst.server.backend.Backend;
@@ -31,7 +32,9 @@ import io.bindfirst.server.pwd.PasswordValues;
  * The one path every write takes (add, delete, modify, modify DN, Password Modify), in this order:
  * <ol>
  * <li>{@link #checkRequest()}: what the request alone can tell (the root DSE cannot be added, ...);</li>
- * <li>{@link #checkAccess}: whether the requester may do it ({@code insufficientAccessRights});</li>
+ * <li>{@link #checkAccess}: whether the requester may do it, where the request alone decides
+ * ({@code insufficientAccessRights}); a decision that depends on the entry as stored is taken in {@link #write}
+ * through {@link #require}, on the entry the transaction reads;</li>
  * <li>the backend that holds the target ({@code noSuchObject} if none);</li>
  * <li>{@link #prepare}: what is done before the transaction (build the entry, hash new passwords: a
  * backend may retry an update, and a retry must store the same values);</li>
@@ -62,7 +65,7 @@ abstract class WriteOperation extends Operation {
             if (refused != null) {
                 return refused;
             }
-            AccessDecision access = checkAccess(requester());
+            AccessDecision access = checkAccess(accessRequester());
             if (!access.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
             }
@@ -112,8 +115,19 @@ abstract class WriteOperation extends Operation {
         return null;
     }
 
-    /** Whether {@code who} may make this write: the access policy's decision, with its reason. */
-    protected abstract AccessDecision checkAccess(AuthenticationInfo who);
+    /**
+     * Whether {@code who} may make this write, as far as the request alone tells: the access policy's decision,
+     * with its reason. A write whose decision needs the stored entry answers {@link AccessDecision#ALLOW} here
+     * and calls {@link #require} in {@link #write}.
+     */
+    protected abstract AccessDecision checkAccess(Requester who);
+
+    /** Goes on if {@code decision} allows; else stops the write with {@code insufficientAccessRights}. */
+    protected static void require(AccessDecision decision) throws BackendException {
+        if (!decision.allowed()) {
+            throw new BackendException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, decision.message());
+        }
+    }
 
     /** Work before the transaction, in the target's backend: a refusal, or {@code null} to go on. */
     protected Result prepare(Backend backend) throws BackendException, WriteException, PasswordValues.Refused {

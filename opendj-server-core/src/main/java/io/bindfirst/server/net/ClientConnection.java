@@ -56,6 +56,7 @@ public final class ClientConnection implements Session, BoundConnection {
     private final TlsLayer tls;
     private final boolean startTlsOffered;
     private final boolean fromLoopback;
+    private final java.net.InetAddress clientAddress;
     /** The Grizzly connection under this one, once its first read or handshake has named it. */
     private volatile Connection<?> transport;
     /** {@link #TLS_NONE}, then {@link #TLS_HANDSHAKING}, then {@link #TLS_UP} or {@link #TLS_ENDED}. */
@@ -99,7 +100,8 @@ public final class ClientConnection implements Session, BoundConnection {
         this.tls = tls;
         this.startTlsOffered = tls != null && startTlsOffered;
         InetSocketAddress peer = context == null ? null : context.getPeerAddress();
-        this.fromLoopback = peer != null && peer.getAddress() != null && peer.getAddress().isLoopbackAddress();
+        this.clientAddress = peer == null ? null : peer.getAddress();
+        this.fromLoopback = clientAddress != null && clientAddress.isLoopbackAddress();
     }
 
     @Override
@@ -160,7 +162,9 @@ public final class ClientConnection implements Session, BoundConnection {
             if (current.isAnonymous() || !current.authenticationDN().equals(expectedDN)) {
                 return false;
             }
-            if (authentication.compareAndSet(current, info)) {
+            AuthenticationInfo kept = info.authMethod().equals(current.authMethod()) ? info
+                    : info.withAuthMethod(current.authMethod());
+            if (authentication.compareAndSet(current, kept)) {
                 return true;
             }
         }
@@ -234,6 +238,11 @@ public final class ClientConnection implements Session, BoundConnection {
     @Override
     public boolean fromLoopback() {
         return fromLoopback;
+    }
+
+    @Override
+    public java.net.InetAddress clientAddress() {
+        return clientAddress;
     }
 
     @Override

@@ -7,11 +7,14 @@ import static org.testng.Assert.assertSame;
 import static org.testng.Assert.assertThrows;
 import static org.testng.Assert.assertTrue;
 
+import java.net.InetAddress;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.ModificationType;
 import org.forgerock.opendj.ldap.schema.AttributeType;
@@ -32,9 +35,17 @@ public class RootOnlyPolicyTest {
     private static final DN OTHER = DN.valueOf("uid=other,ou=People,dc=example,dc=com");
     private static final DN CONFIG_ENTRY = DN.valueOf("cn=Directory Manager,cn=Root DNs,cn=config");
 
-    private static final AuthenticationInfo ANONYMOUS = AuthenticationInfo.ANONYMOUS;
-    private static final AuthenticationInfo USER = new AuthenticationInfo(SELF, false, -1, -1);
-    private static final AuthenticationInfo ROOT = AuthenticationInfo.rootUser(DN.valueOf("cn=Directory Manager"));
+    private static final Requester ANONYMOUS = requester(AuthenticationInfo.ANONYMOUS);
+    private static final Requester USER = requester(new AuthenticationInfo(SELF, false, -1, -1));
+    private static final Requester ROOT = requester(AuthenticationInfo.rootUser(DN.valueOf("cn=Directory Manager")));
+
+    private static Requester requester(AuthenticationInfo auth) {
+        return new Requester(auth, InetAddress.getLoopbackAddress(), 0);
+    }
+
+    private static Entry entry(DN dn) {
+        return new LinkedHashMapEntry(dn);
+    }
 
     private static final AttributeType PASSWORD = SCHEMA.getAttributeType("userPassword");
     private static final AttributeType MAIL = SCHEMA.getAttributeType("mail");
@@ -64,83 +75,105 @@ public class RootOnlyPolicyTest {
 
     @Test
     public void entriesAreVisibleToAllButTheConfigurationToRootOnly() {
-        for (AuthenticationInfo who : List.of(ANONYMOUS, USER, ROOT)) {
-            allowed(POLICY.maySee(who, SELF));
-            allowed(POLICY.maySee(who, OTHER));
-            allowed(POLICY.maySee(who, DN.rootDN()));
-            allowed(POLICY.maySee(who, DN.valueOf("cn=schema")));
+        for (Requester who : List.of(ANONYMOUS, USER, ROOT)) {
+            allowed(POLICY.maySee(who, entry(SELF)));
+            allowed(POLICY.maySearchUnder(who, SELF));
+            allowed(POLICY.maySee(who, entry(OTHER)));
+            allowed(POLICY.maySearchUnder(who, OTHER));
+            allowed(POLICY.maySee(who, entry(DN.rootDN())));
+            allowed(POLICY.maySearchUnder(who, DN.rootDN()));
+            allowed(POLICY.maySee(who, entry(DN.valueOf("cn=schema"))));
+            allowed(POLICY.maySearchUnder(who, DN.valueOf("cn=schema")));
         }
-        for (AuthenticationInfo who : List.of(ANONYMOUS, USER)) {
-            refused(POLICY.maySee(who, DN.valueOf("cn=config")), "Only root users may read the configuration");
-            refused(POLICY.maySee(who, CONFIG_ENTRY), "Only root users may read the configuration");
+        for (Requester who : List.of(ANONYMOUS, USER)) {
+            refused(POLICY.maySee(who, entry(DN.valueOf("cn=config"))), "Only root users may read the configuration");
+            refused(POLICY.maySearchUnder(who, DN.valueOf("cn=config")), "Only root users may read the configuration");
+            refused(POLICY.maySee(who, entry(CONFIG_ENTRY)), "Only root users may read the configuration");
+            refused(POLICY.maySearchUnder(who, CONFIG_ENTRY), "Only root users may read the configuration");
         }
-        allowed(POLICY.maySee(ROOT, DN.valueOf("cn=config")));
-        allowed(POLICY.maySee(ROOT, CONFIG_ENTRY));
+        allowed(POLICY.maySee(ROOT, entry(DN.valueOf("cn=config"))));
+            allowed(POLICY.maySearchUnder(ROOT, DN.valueOf("cn=config")));
+        allowed(POLICY.maySee(ROOT, entry(CONFIG_ENTRY)));
+            allowed(POLICY.maySearchUnder(ROOT, CONFIG_ENTRY));
     }
+
+    private static final String MONITOR = "Only root users may read the monitor entries";
 
     @Test
     public void monitorEntriesAreForRootOnly() {
         DN tls = DN.valueOf("cn=TLS,cn=monitor");
-        for (AuthenticationInfo who : List.of(ANONYMOUS, USER)) {
-            refused(POLICY.maySee(who, DN.valueOf("cn=monitor")), "Only root users may read the monitor entries");
-            refused(POLICY.maySee(who, tls), "Only root users may read the monitor entries");
+        for (Requester who : List.of(ANONYMOUS, USER)) {
+            refused(POLICY.maySee(who, entry(DN.valueOf("cn=monitor"))), MONITOR);
+            refused(POLICY.maySearchUnder(who, DN.valueOf("cn=monitor")), MONITOR);
+            refused(POLICY.maySee(who, entry(tls)), "Only root users may read the monitor entries");
+            refused(POLICY.maySearchUnder(who, tls), "Only root users may read the monitor entries");
         }
-        allowed(POLICY.maySee(ROOT, DN.valueOf("cn=monitor")));
-        allowed(POLICY.maySee(ROOT, tls));
+        allowed(POLICY.maySee(ROOT, entry(DN.valueOf("cn=monitor"))));
+            allowed(POLICY.maySearchUnder(ROOT, DN.valueOf("cn=monitor")));
+        allowed(POLICY.maySee(ROOT, entry(tls)));
+            allowed(POLICY.maySearchUnder(ROOT, tls));
         // Only that subtree: an entry merely named like it is visible.
-        allowed(POLICY.maySee(USER, DN.valueOf("cn=monitor,dc=example,dc=com")));
+        allowed(POLICY.maySee(USER, entry(DN.valueOf("cn=monitor,dc=example,dc=com"))));
+            allowed(POLICY.maySearchUnder(USER, DN.valueOf("cn=monitor,dc=example,dc=com")));
     }
 
     @Test
     public void passwordsAreReadableAndComparableByRootOnly() {
-        for (AuthenticationInfo who : List.of(ANONYMOUS, USER)) {
+        for (Requester who : List.of(ANONYMOUS, USER)) {
             for (DN dn : List.of(SELF, OTHER)) {
-                allowed(POLICY.mayRead(who, dn, MAIL));
-                refused(POLICY.mayRead(who, dn, PASSWORD), "Only root users may read userPassword");
-                allowed(POLICY.mayCompare(who, dn, AttributeDescription.create(MAIL)));
-                refused(POLICY.mayCompare(who, dn, AttributeDescription.valueOf("2.5.4.35;x-opt", SCHEMA)),
+                allowed(POLICY.mayRead(who, entry(dn), MAIL));
+                refused(POLICY.mayRead(who, entry(dn), PASSWORD), "Only root users may read userPassword");
+                allowed(POLICY.mayCompare(who, entry(dn), AttributeDescription.create(MAIL)));
+                refused(POLICY.mayCompare(who, entry(dn), AttributeDescription.valueOf("2.5.4.35;x-opt", SCHEMA)),
                         "Only root users may compare userPassword");
             }
         }
-        allowed(POLICY.mayRead(ROOT, OTHER, PASSWORD));
-        allowed(POLICY.mayCompare(ROOT, OTHER, AttributeDescription.create(PASSWORD)));
+        allowed(POLICY.mayRead(ROOT, entry(OTHER), PASSWORD));
+        allowed(POLICY.mayCompare(ROOT, entry(OTHER), AttributeDescription.create(PASSWORD)));
     }
 
     @Test
     public void onlyRootAddsDeletesAndRenames() {
-        for (AuthenticationInfo who : List.of(ANONYMOUS, USER)) {
+        for (Requester who : List.of(ANONYMOUS, USER)) {
             for (DN dn : List.of(SELF, OTHER)) {
-                refused(POLICY.mayAdd(who, dn), "Only root users may add entries");
-                refused(POLICY.mayDelete(who, dn), "Only root users may delete entries");
-                refused(POLICY.mayRename(who, dn), "Only root users may rename entries");
+                refused(POLICY.mayAdd(who, entry(dn)), "Only root users may add entries");
+                refused(POLICY.mayDelete(who, entry(dn)), "Only root users may delete entries");
+                refused(POLICY.mayRename(who, entry(dn), OTHER), "Only root users may rename entries");
             }
         }
-        allowed(POLICY.mayAdd(ROOT, OTHER));
-        allowed(POLICY.mayDelete(ROOT, OTHER));
-        allowed(POLICY.mayRename(ROOT, OTHER));
+        allowed(POLICY.mayAdd(ROOT, entry(OTHER)));
+        allowed(POLICY.mayDelete(ROOT, entry(OTHER)));
+        allowed(POLICY.mayRename(ROOT, entry(OTHER), OTHER));
     }
 
     @Test
     public void aUserModifiesOnlyTheirOwnPassword() {
         List<Modification> password = List.of(replace("userPassword"));
         List<Modification> mail = List.of(replace("mail"));
-        allowed(POLICY.mayModify(USER, SELF, password));
-        allowed(POLICY.mayModify(USER, SELF, List.of(replace("2.5.4.35"))));
-        refused(POLICY.mayModify(USER, SELF, List.of(replace("userPassword"), replace("mail"))),
+        allowed(POLICY.mayModify(USER, entry(SELF), password));
+        allowed(POLICY.mayModify(USER, entry(SELF), List.of(replace("2.5.4.35"))));
+        refused(POLICY.mayModify(USER, entry(SELF), List.of(replace("userPassword"), replace("mail"))),
                 "Users may change only their own userPassword, not mail");
-        refused(POLICY.mayModify(USER, SELF, mail), "Users may change only their own userPassword, not mail");
-        refused(POLICY.mayModify(USER, OTHER, password), "Only root users may modify other users' entries");
-        refused(POLICY.mayModify(ANONYMOUS, SELF, password), "Only root users may modify other users' entries");
-        allowed(POLICY.mayModify(ROOT, OTHER, mail));
-        allowed(POLICY.mayModify(ROOT, OTHER, password));
+        refused(POLICY.mayModify(USER, entry(SELF), mail), "Users may change only their own userPassword, not mail");
+        refused(POLICY.mayModify(USER, entry(OTHER), password), "Only root users may modify other users' entries");
+        refused(POLICY.mayModify(ANONYMOUS, entry(SELF), password), "Only root users may modify other users' entries");
+        allowed(POLICY.mayModify(ROOT, entry(OTHER), mail));
+        allowed(POLICY.mayModify(ROOT, entry(OTHER), password));
     }
 
     @Test
     public void aUserChangesOnlyTheirOwnPasswordByPasswordModify() {
-        allowed(POLICY.mayChangePassword(USER, SELF));
-        refused(POLICY.mayChangePassword(USER, OTHER), "Only root users may change other users' passwords");
-        refused(POLICY.mayChangePassword(ANONYMOUS, SELF), "Only root users may change other users' passwords");
-        allowed(POLICY.mayChangePassword(ROOT, OTHER));
-        allowed(POLICY.mayChangePassword(ROOT, SELF));
+        allowed(POLICY.mayChangePassword(USER, entry(SELF)));
+        refused(POLICY.mayChangePassword(USER, entry(OTHER)), "Only root users may change other users' passwords");
+        refused(POLICY.mayChangePassword(ANONYMOUS, entry(SELF)), "Only root users may change other users' passwords");
+        allowed(POLICY.mayChangePassword(ROOT, entry(OTHER)));
+        allowed(POLICY.mayChangePassword(ROOT, entry(SELF)));
+    }
+
+    @Test
+    public void onlyRootActsAsAnotherUser() {
+        refused(POLICY.mayProxyAs(USER, entry(OTHER)), "Only root users may act as another user");
+        refused(POLICY.mayProxyAs(ANONYMOUS, entry(OTHER)), "Only root users may act as another user");
+        allowed(POLICY.mayProxyAs(ROOT, entry(OTHER)));
     }
 }
