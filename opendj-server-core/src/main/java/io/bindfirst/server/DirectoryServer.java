@@ -6,19 +6,26 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Filter;
+import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 
+import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.RootOnlyPolicy;
+import io.bindfirst.server.access.aci.AciParser;
+import io.bindfirst.server.access.aci.AciPolicy;
+import io.bindfirst.server.access.aci.BackendDirectory;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BindAttributes;
@@ -31,6 +38,8 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackendProvider;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
+import io.bindfirst.server.config.AccessControlConfig;
+import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.log.AccessLog;
@@ -170,7 +179,7 @@ public final class DirectoryServer implements AutoCloseable {
                     monitor);
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     authenticatedUsers, new WriteEpoch(),
-                    new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN), accessLog,
+                    accessPolicy(config, schema, passwords, backends, configSuffix), accessLog,
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates()),
@@ -260,6 +269,43 @@ public final class DirectoryServer implements AutoCloseable {
      * Each client connection is a file descriptor, and a server out of them stops accepting without a word
      * from the transport: say so at start when the limit cannot hold the configured maximum.
      */
+    /**
+     * The access rules: ACIs (global ones from the configuration, and every {@code aci} value in the user
+     * backends, found by one search of each at start), or the fixed root-only rules when access control is off.
+     */
+    private static AccessPolicy accessPolicy(ServerConfig config, Schema schema, PasswordAttribute passwords,
+                                             Backends backends, DN configSuffix)
+            throws ServerStartException, BackendException {
+        AccessControlConfig settings;
+        try {
+            settings = AccessControlConfig.read(config);
+        } catch (ConfigException e) {
+            throw new ServerStartException(e.getMessage());
+        }
+        if (!settings.enabled()) {
+            return new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN);
+        }
+        AciPolicy policy = new AciPolicy(schema, passwords, new BackendDirectory(backends, schema, Clock.systemUTC()),
+                configSuffix, MonitorBackend.BASE_DN, VirtualEntries.SCHEMA_DN);
+        try {
+            policy.setGlobal(settings.globalAcis());
+        } catch (AciParser.AciSyntaxException e) {
+            throw new ServerStartException(AccessControlConfig.ENTRY + ": ds-cfg-global-aci: " + e.getMessage());
+        }
+        Filter holders = Filter.present(policy.aciAttribute().toString());
+        for (Backend b : backends.userBackends()) {
+            for (DN base : b.baseDNs()) {
+                if (b.entryExists(base)) {
+                    b.search(base, SearchScope.WHOLE_SUBTREE, holders, e -> {
+                        policy.load(e);
+                        return true;
+                    });
+                }
+            }
+        }
+        return policy;
+    }
+
     private static void warnIfTooFewFileDescriptors(int maxConnections) {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
             long limit = os.getMaxFileDescriptorCount();

@@ -20,7 +20,9 @@ import io.bindfirst.server.pwd.PasswordStorageScheme;
 /**
  * The entries a first start creates: the suffix, {@code ou=People} and N users
  * {@code uid=user.N,ou=People,<suffix>} (inetOrgPerson with cn, sn, givenName, uid, mail and the password
- * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data. Generated
+ * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data; then an application's
+ * service account, {@code uid=app,ou=Services,<suffix>} (password {@code password}), which an ACI on
+ * {@code ou=People} lets search the users and read all but their passwords. Generated
  * lazily so that 10,000 users never sit in memory at once. Public for {@code bin/setup}, which loads the same
  * data into a new instance (the suffix entry alone when it asks for no users: the first entry).
  */
@@ -29,6 +31,7 @@ public final class SampleData implements Iterator<Entry> {
 
     private final DN suffix;
     private final DN people;
+    private final DN services;
     private final int users;
     private final Schema schema;
     private final PasswordStorageScheme ssha;
@@ -40,6 +43,7 @@ public final class SampleData implements Iterator<Entry> {
     public SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha, PasswordAttribute passwords) {
         this.suffix = suffix;
         this.people = suffix.child("ou=People");
+        this.services = suffix.child("ou=Services");
         this.users = users;
         this.schema = schema;
         this.ssha = ssha;
@@ -49,7 +53,12 @@ public final class SampleData implements Iterator<Entry> {
 
     @Override
     public boolean hasNext() {
-        return next < users;
+        return next < users + 2;
+    }
+
+    /** The service account's DN under {@code suffix}. */
+    public static DN serviceAccount(DN suffix) {
+        return suffix.child("ou=Services").child("uid=app");
     }
 
     @Override
@@ -64,6 +73,21 @@ public final class SampleData implements Iterator<Entry> {
         if (n == -1) {
             Entry e = entry(people, "top", "organizationalUnit");
             add(e, "ou", "People");
+            add(e, "aci", "(targetattr!=\"userPassword||authPassword\")(version 3.0; acl \"Applications read people\"; "
+                    + "allow (read,search,compare) userdn=\"ldap:///" + serviceAccount(suffix) + "\";)");
+            return e;
+        }
+        if (n == users) {
+            Entry e = entry(services, "top", "organizationalUnit");
+            add(e, "ou", "Services");
+            return e;
+        }
+        if (n == users + 1) {
+            Entry e = entry(serviceAccount(suffix), "top", "account", "simpleSecurityObject");
+            add(e, "uid", "app");
+            add(e, "description", "An application's service account: searches ou=People");
+            e.addAttribute(new LinkedAttribute(passwords.description(), "{" + ssha.name() + "}"
+                    + ssha.encodeValue(password)));
             return e;
         }
         return user(n);

@@ -8,6 +8,8 @@ import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
+import io.bindfirst.server.backend.EntryChange;
+
 /**
  * Every access decision the operations ask for, in one place, so that access control is one class to
  * replace. Each method answers for the {@link Requester} (anonymous, a user, or a root user, with the facts of
@@ -67,4 +69,19 @@ public interface AccessPolicy {
      * into a directory of the server's host.
      */
     AccessDecision mayBackUp(Requester who);
+
+    /**
+     * Why the access rules {@code entry} would hold are invalid (a message for the client, whose write is refused
+     * with {@code invalidAttributeSyntax}), or {@code null}. Asked of every entry an add or modify would store.
+     */
+    default String invalidRules(Entry entry) {
+        return null;
+    }
+
+    /**
+     * A write committed, before it is acknowledged: a policy that keeps rules from entries takes the change
+     * into account here, so that the next operation is decided by the rules as written.
+     */
+    default void written(EntryChange change) {
+    }
 }

@@ -18,9 +18,10 @@ import org.forgerock.opendj.ldap.Entry;
  * @param authMethod how the client authenticated, in the words access control rules use for it
  *        ({@code authmethod}): {@link #NONE}, {@link #SIMPLE}, {@link #SSL} (SASL EXTERNAL with a certificate)
  *        or {@code "sasl "} and the mechanism
+ * @param privileges the {@link Privileges} held: all for root users, those the entry names for others
  */
 public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds,
-                                 boolean mustChangePassword, String authMethod) {
+                                 boolean mustChangePassword, String authMethod, int privileges) {
     /** No authentication: anonymous. */
     public static final String NONE = "none";
     /** A simple bind with a password. */
@@ -38,7 +39,7 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
     public AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimit, int timeLimitSeconds,
                               boolean mustChangePassword) {
         this(authenticationDN, root, sizeLimit, timeLimitSeconds, mustChangePassword,
-                authenticationDN == null ? NONE : SIMPLE);
+                authenticationDN == null ? NONE : SIMPLE, root ? Privileges.ALL : 0);
     }
 
     /** A user bound as {@code entry}, with the per-user limits and the password state the entry carries. */
@@ -46,7 +47,8 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
         Attribute reset = entry.getAttribute("pwdReset");
         return new AuthenticationInfo(entry.getName(), false, limit(entry, "ds-rlim-size-limit"),
                 limit(entry, "ds-rlim-time-limit"),
-                reset != null && !reset.isEmpty() && "true".equalsIgnoreCase(reset.firstValueAsString()));
+                reset != null && !reset.isEmpty() && "true".equalsIgnoreCase(reset.firstValueAsString()), SIMPLE,
+                Privileges.of(entry));
     }
 
     public static AuthenticationInfo rootUser(DN dn) {
@@ -55,13 +57,19 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
 
     /** The same identity under a new DN, after its entry (or an ancestor) was renamed. */
     public AuthenticationInfo withDN(DN newDN) {
-        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds, mustChangePassword, authMethod);
+        return new AuthenticationInfo(newDN, root, sizeLimit, timeLimitSeconds, mustChangePassword, authMethod,
+                privileges);
     }
 
     /** The same identity, authenticated by {@code method} (see {@link #authMethod()}). */
     public AuthenticationInfo withAuthMethod(String method) {
         return new AuthenticationInfo(authenticationDN, root, sizeLimit, timeLimitSeconds, mustChangePassword,
-                method);
+                method, privileges);
+    }
+
+    /** Whether it holds the {@link Privileges} bit {@code privilege}. */
+    public boolean holds(int privilege) {
+        return (privileges & privilege) != 0;
     }
 
     public boolean isAnonymous() {

@@ -20,7 +20,8 @@ import io.bindfirst.server.pwd.PasswordPolicy;
 public final class BindAttributes {
     private static final String[] TYPES = {
         PasswordAttribute.OID, "ds-pwp-account-disabled", "pwdAccountLockedTime", "ds-pwp-password-policy-dn",
-        "pwdChangedTime", "pwdGraceUseTime", "pwdReset", "ds-rlim-size-limit", "ds-rlim-time-limit"
+        "pwdChangedTime", "pwdGraceUseTime", "pwdReset", "ds-rlim-size-limit", "ds-rlim-time-limit",
+        Privileges.ATTRIBUTE
     };
 
     private BindAttributes() {

@@ -539,6 +539,29 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
                 rootUsers, backends, newSampleEntries, plugins, accessLog, httpMetrics, entries);
     }
 
+    /**
+     * The configuration with the entry named as {@code entry} replaced by it (or added), for the settings read
+     * from the entries when the server starts (access control, the error log).
+     */
+    public ServerConfig withConfigEntry(Entry entry) {
+        List<Entry> changed = new ArrayList<>();
+        boolean replaced = false;
+        for (Entry e : entries) {
+            if (e.getName().equals(entry.getName())) {
+                changed.add(entry);
+                replaced = true;
+            } else {
+                changed.add(e);
+            }
+        }
+        if (!replaced) {
+            changed.add(entry);
+        }
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics,
+                changed);
+    }
+
     /** One more root user (not added to {@link #entries}, which mirror the file as read). */
     public ServerConfig withRootUser(RootUser rootUser) {
         List<RootUser> more = new ArrayList<>(rootUsers);

@@ -74,6 +74,7 @@ public final class AddOperation extends WriteOperation {
         stampCreated(entry);
         server.accounts().passwordChanges().stamp(null, entry, false);
         SchemaChecker.check(entry, server.schema());
+        checkRules(entry);
         return null;
     }
 

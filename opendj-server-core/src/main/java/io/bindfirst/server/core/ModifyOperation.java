@@ -69,6 +69,7 @@ public final class ModifyOperation extends WriteOperation {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
                         server.schema());
                 SchemaChecker.check(updated, server.schema());
+                checkRules(updated);
                 stampModified(updated);
                 server.accounts().passwordChanges().stamp(current, updated, requester().root());
                 return updated;

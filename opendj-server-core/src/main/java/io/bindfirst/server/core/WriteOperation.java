@@ -79,6 +79,7 @@ abstract class WriteOperation extends Operation {
                 return pre;
             }
             EntryChange change = write(backend);
+            server.accessPolicy().written(change);
             server.writeEpoch().advance();
             server.accounts().written(change);
             changed(change);
@@ -162,6 +163,14 @@ abstract class WriteOperation extends Operation {
         replace(e, "creatorsName", nameOf(requester()));
         replace(e, "createTimestamp", GeneralizedTime.currentTime().toString());
         replace(e, "entryUUID", UUID.randomUUID().toString());
+    }
+
+    /** Refuses an entry whose access rules ({@code aci} values) are invalid, saying what is wrong. */
+    protected final void checkRules(Entry e) throws WriteException {
+        String invalid = server.accessPolicy().invalidRules(e);
+        if (invalid != null) {
+            throw new WriteException(ResultCode.INVALID_ATTRIBUTE_SYNTAX, invalid);
+        }
     }
 
     /** A schema or modification failure as a backend update function must report it. */
