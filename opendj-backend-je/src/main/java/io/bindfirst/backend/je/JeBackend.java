@@ -134,6 +134,7 @@ final class JeBackend implements Backend {
         if (cached != null) {
             return cached;
         }
+        bindCache.missed();
         long seen = bindCache.generation();
         byte[] keyBytes = key.toByteArray();
         Entry read = storage.read(() -> entries.entryAt(keyBytes, canonical, attributeNames));
@@ -322,6 +323,16 @@ final class JeBackend implements Backend {
     @Override
     public long bindCacheEntries() {
         return bindCache.size();
+    }
+
+    @Override
+    public long bindCacheHits() {
+        return bindCache.hits();
+    }
+
+    @Override
+    public long bindCacheMisses() {
+        return bindCache.misses();
     }
 
     @Override

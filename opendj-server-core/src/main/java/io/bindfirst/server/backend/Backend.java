@@ -176,6 +176,20 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Bind reads the bind cache answered since the start ({@link #getEntry(DN, Set)} and {@link #cachedEntry}
+     * found the entry in memory; a bind that moves to a worker after its look-up on the transport thread looks
+     * again), or -1 when the backend keeps no cache. For monitoring: cheap, no lock.
+     */
+    default long bindCacheHits() {
+        return -1;
+    }
+
+    /** Bind reads ({@link #getEntry(DN, Set)}) that went to storage since the start, or -1 without a cache. */
+    default long bindCacheMisses() {
+        return -1;
+    }
+
+    /**
      * Copies a consistent state of the backend's storage into the empty directory {@code dir} while writes go
      * on, then writes its {@link BackupManifest} there, last. Runs in the process that has the storage open:
      * the server for an online backup, the backup tool offline.
