@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -323,6 +324,11 @@ final class JeBackend implements Backend {
     @Override
     public long bindCacheEntries() {
         return bindCache.size();
+    }
+
+    @Override
+    public long rebuildIndexes(Set<String> names, LongConsumer progress) throws BackendException {
+        return indexes.rebuild(names, progress);
     }
 
     @Override
