@@ -1,6 +1,8 @@
 package io.bindfirst.server.monitor;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.forgerock.opendj.ldap.ResultCode;
@@ -18,40 +20,61 @@ import io.bindfirst.server.pwd.PasswordSchemes;
  * have their own; any other number (a vendor's) counts as {@code other}, with code 80.
  */
 public final class OperationCounts {
-    /** The result codes counted apart, by their RFC names; every other number counts as {@code other}. */
-    private static final List<ResultCode> COUNTED = List.of(ResultCode.SUCCESS, ResultCode.OPERATIONS_ERROR,
-            ResultCode.PROTOCOL_ERROR, ResultCode.TIME_LIMIT_EXCEEDED, ResultCode.SIZE_LIMIT_EXCEEDED,
-            ResultCode.COMPARE_FALSE, ResultCode.COMPARE_TRUE, ResultCode.AUTH_METHOD_NOT_SUPPORTED,
-            ResultCode.STRONG_AUTH_REQUIRED, ResultCode.REFERRAL, ResultCode.ADMIN_LIMIT_EXCEEDED,
-            ResultCode.UNAVAILABLE_CRITICAL_EXTENSION, ResultCode.CONFIDENTIALITY_REQUIRED,
-            ResultCode.SASL_BIND_IN_PROGRESS, ResultCode.NO_SUCH_ATTRIBUTE, ResultCode.UNDEFINED_ATTRIBUTE_TYPE,
-            ResultCode.INAPPROPRIATE_MATCHING, ResultCode.CONSTRAINT_VIOLATION, ResultCode.ATTRIBUTE_OR_VALUE_EXISTS,
-            ResultCode.INVALID_ATTRIBUTE_SYNTAX, ResultCode.NO_SUCH_OBJECT, ResultCode.ALIAS_PROBLEM,
-            ResultCode.INVALID_DN_SYNTAX, ResultCode.ALIAS_DEREFERENCING_PROBLEM,
-            ResultCode.INAPPROPRIATE_AUTHENTICATION, ResultCode.INVALID_CREDENTIALS,
-            ResultCode.INSUFFICIENT_ACCESS_RIGHTS, ResultCode.BUSY, ResultCode.UNAVAILABLE,
-            ResultCode.UNWILLING_TO_PERFORM, ResultCode.LOOP_DETECT, ResultCode.NAMING_VIOLATION,
-            ResultCode.OBJECTCLASS_VIOLATION, ResultCode.NOT_ALLOWED_ON_NONLEAF, ResultCode.NOT_ALLOWED_ON_RDN,
-            ResultCode.ENTRY_ALREADY_EXISTS, ResultCode.OBJECTCLASS_MODS_PROHIBITED,
-            ResultCode.AFFECTS_MULTIPLE_DSAS, ResultCode.OTHER, ResultCode.CANCELLED, ResultCode.NO_SUCH_OPERATION,
-            ResultCode.TOO_LATE, ResultCode.CANNOT_CANCEL, ResultCode.ASSERTION_FAILED,
-            ResultCode.AUTHORIZATION_DENIED);
-    /** RFC 4511's names (and RFC 3909's, 4528's, 4370's), in the order of {@link #COUNTED}. */
-    private static final List<String> NAMES = List.of("success", "operationsError", "protocolError",
-            "timeLimitExceeded", "sizeLimitExceeded", "compareFalse", "compareTrue", "authMethodNotSupported",
-            "strongerAuthRequired", "referral", "adminLimitExceeded", "unavailableCriticalExtension",
-            "confidentialityRequired", "saslBindInProgress", "noSuchAttribute", "undefinedAttributeType",
-            "inappropriateMatching", "constraintViolation", "attributeOrValueExists", "invalidAttributeSyntax",
-            "noSuchObject", "aliasProblem", "invalidDNSyntax", "aliasDereferencingProblem",
-            "inappropriateAuthentication", "invalidCredentials", "insufficientAccessRights", "busy", "unavailable",
-            "unwillingToPerform", "loopDetect", "namingViolation", "objectClassViolation", "notAllowedOnNonLeaf",
-            "notAllowedOnRDN", "entryAlreadyExists", "objectClassModsProhibited", "affectsMultipleDSAs", "other",
-            "canceled", "noSuchOperation", "tooLate", "cannotCancel", "assertionFailed", "authorizationDenied");
+    /**
+     * The result codes counted apart, each with its name in RFC 4511 (RFC 3909 for the cancel codes, RFC 4528 for
+     * assertionFailed, RFC 4370 for authorizationDenied); every other number counts as {@code other}.
+     */
+    private static final List<Map.Entry<ResultCode, String>> COUNTED = List.of(
+            Map.entry(ResultCode.SUCCESS, "success"),
+            Map.entry(ResultCode.OPERATIONS_ERROR, "operationsError"),
+            Map.entry(ResultCode.PROTOCOL_ERROR, "protocolError"),
+            Map.entry(ResultCode.TIME_LIMIT_EXCEEDED, "timeLimitExceeded"),
+            Map.entry(ResultCode.SIZE_LIMIT_EXCEEDED, "sizeLimitExceeded"),
+            Map.entry(ResultCode.COMPARE_FALSE, "compareFalse"),
+            Map.entry(ResultCode.COMPARE_TRUE, "compareTrue"),
+            Map.entry(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "authMethodNotSupported"),
+            Map.entry(ResultCode.STRONG_AUTH_REQUIRED, "strongerAuthRequired"),
+            Map.entry(ResultCode.REFERRAL, "referral"),
+            Map.entry(ResultCode.ADMIN_LIMIT_EXCEEDED, "adminLimitExceeded"),
+            Map.entry(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION, "unavailableCriticalExtension"),
+            Map.entry(ResultCode.CONFIDENTIALITY_REQUIRED, "confidentialityRequired"),
+            Map.entry(ResultCode.SASL_BIND_IN_PROGRESS, "saslBindInProgress"),
+            Map.entry(ResultCode.NO_SUCH_ATTRIBUTE, "noSuchAttribute"),
+            Map.entry(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, "undefinedAttributeType"),
+            Map.entry(ResultCode.INAPPROPRIATE_MATCHING, "inappropriateMatching"),
+            Map.entry(ResultCode.CONSTRAINT_VIOLATION, "constraintViolation"),
+            Map.entry(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, "attributeOrValueExists"),
+            Map.entry(ResultCode.INVALID_ATTRIBUTE_SYNTAX, "invalidAttributeSyntax"),
+            Map.entry(ResultCode.NO_SUCH_OBJECT, "noSuchObject"),
+            Map.entry(ResultCode.ALIAS_PROBLEM, "aliasProblem"),
+            Map.entry(ResultCode.INVALID_DN_SYNTAX, "invalidDNSyntax"),
+            Map.entry(ResultCode.ALIAS_DEREFERENCING_PROBLEM, "aliasDereferencingProblem"),
+            Map.entry(ResultCode.INAPPROPRIATE_AUTHENTICATION, "inappropriateAuthentication"),
+            Map.entry(ResultCode.INVALID_CREDENTIALS, "invalidCredentials"),
+            Map.entry(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "insufficientAccessRights"),
+            Map.entry(ResultCode.BUSY, "busy"),
+            Map.entry(ResultCode.UNAVAILABLE, "unavailable"),
+            Map.entry(ResultCode.UNWILLING_TO_PERFORM, "unwillingToPerform"),
+            Map.entry(ResultCode.LOOP_DETECT, "loopDetect"),
+            Map.entry(ResultCode.NAMING_VIOLATION, "namingViolation"),
+            Map.entry(ResultCode.OBJECTCLASS_VIOLATION, "objectClassViolation"),
+            Map.entry(ResultCode.NOT_ALLOWED_ON_NONLEAF, "notAllowedOnNonLeaf"),
+            Map.entry(ResultCode.NOT_ALLOWED_ON_RDN, "notAllowedOnRDN"),
+            Map.entry(ResultCode.ENTRY_ALREADY_EXISTS, "entryAlreadyExists"),
+            Map.entry(ResultCode.OBJECTCLASS_MODS_PROHIBITED, "objectClassModsProhibited"),
+            Map.entry(ResultCode.AFFECTS_MULTIPLE_DSAS, "affectsMultipleDSAs"),
+            Map.entry(ResultCode.OTHER, "other"),
+            Map.entry(ResultCode.CANCELLED, "canceled"),
+            Map.entry(ResultCode.NO_SUCH_OPERATION, "noSuchOperation"),
+            Map.entry(ResultCode.TOO_LATE, "tooLate"),
+            Map.entry(ResultCode.CANNOT_CANCEL, "cannotCancel"),
+            Map.entry(ResultCode.ASSERTION_FAILED, "assertionFailed"),
+            Map.entry(ResultCode.AUTHORIZATION_DENIED, "authorizationDenied"));
     private static final int RESULTS = COUNTED.size();
     /** A result code's number to its place in {@link #COUNTED}; the numbers beyond it are all {@code other}. */
     private static final int[] PLACE_OF_CODE = placeOfCode();
-    private static final int OTHER_PLACE = COUNTED.indexOf(ResultCode.OTHER);
-    private static final int SUCCESS_PLACE = COUNTED.indexOf(ResultCode.SUCCESS);
+    private static final int OTHER_PLACE = placeOf(ResultCode.OTHER);
+    private static final int SUCCESS_PLACE = placeOf(ResultCode.SUCCESS);
 
     private static final int TYPES = OperationType.values().length;
 
@@ -67,15 +90,25 @@ public final class OperationCounts {
 
     private static int[] placeOfCode() {
         int highest = 0;
-        for (ResultCode c : COUNTED) {
-            highest = Math.max(highest, c.intValue());
+        for (Map.Entry<ResultCode, String> c : COUNTED) {
+            highest = Math.max(highest, c.getKey().intValue());
         }
         int[] out = new int[highest + 1];
-        java.util.Arrays.fill(out, COUNTED.indexOf(ResultCode.OTHER)); // OTHER_PLACE is not set yet
+        Arrays.fill(out, placeOf(ResultCode.OTHER)); // OTHER_PLACE is not set yet
         for (int i = 0; i < COUNTED.size(); i++) {
-            out[COUNTED.get(i).intValue()] = i;
+            out[COUNTED.get(i).getKey().intValue()] = i;
         }
         return out;
+    }
+
+    /** The place of a code counted apart in {@link #COUNTED}. */
+    private static int placeOf(ResultCode code) {
+        for (int i = 0; i < COUNTED.size(); i++) {
+            if (COUNTED.get(i).getKey().equals(code)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(code + " is not counted apart");
     }
 
     private static int place(ResultCode result) {
@@ -128,7 +161,7 @@ public final class OperationCounts {
             for (int r = 0; r < RESULTS; r++) {
                 long n = completed[t.ordinal() * RESULTS + r].sum();
                 if (n > 0 || r == SUCCESS_PLACE) {
-                    out.count(t, NAMES.get(r), n);
+                    out.count(t, COUNTED.get(r).getValue(), n);
                 }
             }
         }
@@ -136,7 +169,7 @@ public final class OperationCounts {
 
     /** The name a result code is counted under: its RFC name, or {@code other} for a number not counted apart. */
     public static String resultName(ResultCode result) {
-        return NAMES.get(place(result));
+        return COUNTED.get(place(result)).getValue();
     }
 
     /** What {@link #forEachCounted} calls. */
