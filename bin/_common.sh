@@ -1,5 +1,5 @@
-# Shared by bin/start-ds, bin/stop-ds, bin/import-ldif and bin/export-ldif: where things are, and how to build
-# and run the server and the tools.
+# Shared by bin/start-ds, bin/stop-ds and the tools (bin/import-ldif, bin/rebuild-index, ...): where things are,
+# and how to build and run the server and the tools.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PID_FILE="$ROOT/logs/server.pid"
 OUT_FILE="$ROOT/logs/server.out"

@@ -23,10 +23,12 @@ import java.util.Map;
 
 import javax.net.ssl.SSLContext;
 
+import org.forgerock.opendj.ldap.ByteString;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.SearchResultEntry;
@@ -40,6 +42,7 @@ import io.bindfirst.server.config.ConfigLoader;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
+import io.bindfirst.server.pwd.Pbkdf2HmacSha256Scheme;
 import io.bindfirst.server.testsupport.Poll;
 import io.bindfirst.server.testsupport.PrometheusText;
 import io.bindfirst.server.virtual.VirtualEntries;
@@ -90,8 +93,126 @@ public class MetricsTest {
                 p -> p.value("ldap_connections_open") == 0);
     }
 
+    /** Operations of this type, whatever their result: the result label's series summed. */
     private static double operations(PrometheusText p, String type) {
-        return p.value("ldap_operations_total", "type", type);
+        assertTrue(p.samples().stream().anyMatch(s -> s.name().equals("ldap_operations_total")
+                && type.equals(s.labels().get("type")) && "success".equals(s.labels().get("result"))),
+                "every type has its success series: " + type);
+        return p.samples().stream().filter(s -> s.name().equals("ldap_operations_total")
+                && type.equals(s.labels().get("type"))).mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
+    /** The one sample with this name and these labels, or 0 when it is not there (a series not yet counted). */
+    private static double orZero(PrometheusText p, String name, String... labels) {
+        Map<String, String> wanted = new java.util.TreeMap<>();
+        for (int i = 0; i < labels.length; i += 2) {
+            wanted.put(labels[i], labels[i + 1]);
+        }
+        return p.samples().stream().filter(s -> s.name().equals(name) && s.labels().equals(wanted))
+                .mapToDouble(PrometheusText.Sample::value).findFirst().orElse(0);
+    }
+
+    @Test
+    public void aWrongPasswordMovesItsResultAndEachBindItsTimeBySchemeAndOutcome() throws Exception {
+        PrometheusText before = scrape();
+        try (LDAPConnection c = server.connect()) {
+            LDAPException wrong = expectThrows(LDAPException.class, () -> c.bind(TestServer.user(15), "wrong"));
+            assertEquals(wrong.getResultCode(), com.unboundid.ldap.sdk.ResultCode.INVALID_CREDENTIALS);
+            c.bind(TestServer.user(15), TestServer.USER_PASSWORD);
+            c.bind(TestServer.user(16), TestServer.USER_PASSWORD);
+        }
+        PrometheusText after = scrape();
+        String[] invalid = {"type", "bind", "result", "invalidCredentials"};
+        String[] success = {"type", "bind", "result", "success"};
+        assertEquals(orZero(after, "ldap_operations_total", invalid)
+                - orZero(before, "ldap_operations_total", invalid), 1.0);
+        assertEquals(after.value("ldap_operations_total", success)
+                - before.value("ldap_operations_total", success), 2.0);
+
+        // The sample users' passwords are stored with {SSHA} (SampleData).
+        String[] matched = {"scheme", "SSHA", "outcome", "success"};
+        String[] none = {"scheme", "none", "outcome", "invalidCredentials"};
+        String count = "ldap_bind_duration_seconds_count";
+        assertEquals(after.value(count, matched) - orZero(before, count, matched), 2.0);
+        assertEquals(after.value(count, none) - orZero(before, count, none), 1.0);
+        assertEquals(after.value("ldap_bind_duration_seconds_bucket", "scheme", "SSHA", "outcome", "success",
+                "le", "+Inf"), after.value(count, matched));
+        assertTrue(after.value("ldap_bind_duration_seconds_sum", matched) > 0);
+        // Each bind is timed once: every series together counts the binds.
+        double timed = after.samples().stream().filter(x -> x.name().equals(count))
+                .mapToDouble(PrometheusText.Sample::value).sum();
+        assertEquals(timed, operations(after, "bind"));
+    }
+
+    @Test
+    public void theCredentialCachesCountTheirHitsAndMisses() throws Exception {
+        String costly = "uid=metrics.costly," + TestServer.PEOPLE;
+        String password = "costly password";
+        try (LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+            root.add(costly, List.of(new Attribute("objectClass", "top", "person", "organizationalPerson",
+                    "inetOrgPerson"), new Attribute("uid", "metrics.costly"), new Attribute("cn", "C"),
+                    new Attribute("sn", "C"), new Attribute("userPassword", "{PBKDF2-HMAC-SHA256}"
+                            + new Pbkdf2HmacSha256Scheme(2_000).encodeValue(ByteString.valueOfUtf8(password)))));
+        }
+        PrometheusText before = scrape();
+        try (LDAPConnection c = server.connect()) {
+            c.bind(costly, password); // derives: a miss of both caches
+            PrometheusText first = scrape();
+            assertEquals(delta(first, before, "ldap_verified_credentials_misses_total"), 1.0);
+            assertEquals(delta(first, before, "ldap_verified_credentials_hits_total"), 0.0);
+            assertEquals(delta(first, before, "ldap_bind_cache_misses_total"), 1.0);
+            c.bind(costly, password); // proven and in memory: a hit of both
+            PrometheusText second = scrape();
+            assertEquals(delta(second, first, "ldap_verified_credentials_hits_total"), 1.0);
+            assertEquals(delta(second, first, "ldap_bind_cache_hits_total"), 1.0);
+            assertEquals(delta(second, first, "ldap_bind_cache_misses_total"), 0.0);
+            expectThrows(LDAPException.class, () -> c.bind(costly, "wrong")); // never proven: derives again
+            PrometheusText third = scrape();
+            assertEquals(delta(third, second, "ldap_verified_credentials_misses_total"), 1.0);
+            assertEquals(delta(third, second, "ldap_verified_credentials_hits_total"), 0.0);
+            assertEquals(third.value("ldap_bind_duration_seconds_count", "scheme", "PBKDF2-HMAC-SHA256",
+                    "outcome", "success"), 2.0, "the scheme of the value that matched, derived or remembered");
+        }
+        try (LDAPConnection rootUser = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+            SearchResultEntry caches = rootUser.getEntry("cn=Credential Caches,cn=monitor");
+            PrometheusText p = scrape();
+            assertEquals((long) p.value("ldap_verified_credentials_misses_total"),
+                    (long) caches.getAttributeValueAsLong("ds-mon-verified-credentials-misses"));
+            assertEquals((long) p.value("ldap_bind_cache_hits_total"),
+                    (long) caches.getAttributeValueAsLong("ds-mon-bind-cache-hits"));
+            assertEquals((long) p.value("ldap_bind_cache_misses_total"),
+                    (long) caches.getAttributeValueAsLong("ds-mon-bind-cache-misses"));
+        }
+    }
+
+    private static double delta(PrometheusText after, PrometheusText before, String name) {
+        return after.value(name) - before.value(name);
+    }
+
+    @Test
+    public void aConnectionRefusedAtTheMaximumIsCountedByItsReason() throws Exception {
+        try (TestServer small = TestServer.start(0, c -> c.withListener(c.listener().withMaxConnections(1)));
+             LDAPConnection first = small.connect()) {
+            assertEquals(scrapeOf(small).value("ldap_connections_refused_total", "reason", "connection_limit"), 0.0);
+            try (LDAPConnection second = small.connect()) {
+                expectThrows(LDAPException.class, () -> second.bind("", ""));
+            } catch (LDAPException refusedOnConnect) {
+                // the notice of disconnection may arrive while the client is still connecting
+            }
+            Poll.until("the refusal is counted", Duration.ofSeconds(10), () -> scrapeOf(small),
+                    p -> p.value("ldap_connections_refused_total", "reason", "connection_limit") == 1.0);
+            first.bind(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+            SearchResultEntry monitor = first.getEntry("cn=monitor", "ds-mon-connections-refused",
+                    "ds-mon-connections-refused-by-reason");
+            assertEquals(monitor.getAttributeValueAsLong("ds-mon-connections-refused"), Long.valueOf(1));
+            assertEquals(monitor.getAttributeValue("ds-mon-connections-refused-by-reason"), "connection_limit 1");
+        }
+    }
+
+    private PrometheusText scrapeOf(TestServer s) throws Exception {
+        HttpResponse<String> r = get(s.server(), "/metrics");
+        assertEquals(r.statusCode(), 200, r.body());
+        return PrometheusText.parse(r.body());
     }
 
     @Test
@@ -153,6 +274,11 @@ public class MetricsTest {
                 Map.entry("ldap_connections_open", "gauge"),
                 Map.entry("ldap_connections_open_peak", "gauge"),
                 Map.entry("ldap_connections_accepted_total", "counter"),
+                Map.entry("ldap_connections_refused_total", "counter"),
+                Map.entry("ldap_bind_duration_seconds", "histogram"),
+                Map.entry("ldap_verified_credentials_misses_total", "counter"),
+                Map.entry("ldap_bind_cache_hits_total", "counter"),
+                Map.entry("ldap_bind_cache_misses_total", "counter"),
                 Map.entry("ldap_reads_parked_total", "counter"),
                 Map.entry("ldap_work_queue_depth", "gauge"),
                 Map.entry("ldap_slow_lane_depth", "gauge"),

@@ -50,7 +50,9 @@ public class MonitorTest {
     private static final String CACHES = "cn=Credential Caches,cn=monitor";
     private static final String JVM = "cn=JVM,cn=monitor";
     private static final String PASSWORD_POLICY = "cn=Password Policy,cn=monitor";
-    private static final Set<String> CHILDREN = Set.of(TLS, WORK_QUEUE, AUTHENTICATED, CACHES, PASSWORD_POLICY, JVM);
+    private static final String BIND_TIMES = "cn=Bind Times,cn=monitor";
+    private static final Set<String> CHILDREN = Set.of(TLS, WORK_QUEUE, AUTHENTICATED, CACHES, BIND_TIMES,
+            PASSWORD_POLICY, JVM);
 
     private TestServer server;
     private LDAPConnection root;
@@ -199,6 +201,48 @@ public class MonitorTest {
         Poll.until("the closed connection's DN no longer registered", Duration.ofSeconds(10),
                 () -> read(AUTHENTICATED, "ds-mon-authenticated-dns") == dnsBound);
         assertEquals(read(MONITOR, "totalConnections"), total + 1);
+    }
+
+    /** The count in the value of {@code attribute} that starts with {@code key} and a space; 0 when none does. */
+    private long keyed(String dn, String attribute, String key) throws LDAPException {
+        SearchResultEntry e = root.getEntry(dn, attribute);
+        String[] values = e.getAttributeValues(attribute);
+        for (String v : values == null ? new String[0] : values) {
+            if (v.startsWith(key + " ")) {
+                String rest = v.substring(key.length() + 1);
+                return Long.parseLong(rest.startsWith("count=") ? rest.substring(6, rest.indexOf(' ')) : rest);
+            }
+        }
+        return 0;
+    }
+
+    @Test
+    public void aWrongPasswordMovesItsResultTheBindTimesAndTheBindCache() throws Exception {
+        long invalid = keyed(MONITOR, "ds-mon-operations-by-result", "bind invalidCredentials");
+        long succeeded = keyed(MONITOR, "ds-mon-operations-by-result", "bind success");
+        long timedNone = keyed(BIND_TIMES, "ds-mon-bind-times", "none invalidCredentials");
+        long timedSsha = keyed(BIND_TIMES, "ds-mon-bind-times", "SSHA success");
+        long timed = read(BIND_TIMES, "ds-mon-binds-timed");
+        long hits = read(CACHES, "ds-mon-bind-cache-hits");
+        try (LDAPConnection c = server.connect()) {
+            LDAPException wrong = expectThrows(LDAPException.class, () -> c.bind(TestServer.user(11), "wrong"));
+            assertEquals(wrong.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+            c.bind(TestServer.user(11), TestServer.USER_PASSWORD);
+        }
+        assertEquals(keyed(MONITOR, "ds-mon-operations-by-result", "bind invalidCredentials"), invalid + 1);
+        assertEquals(keyed(MONITOR, "ds-mon-operations-by-result", "bind success"), succeeded + 1);
+        assertEquals(keyed(BIND_TIMES, "ds-mon-bind-times", "none invalidCredentials"), timedNone + 1);
+        assertEquals(keyed(BIND_TIMES, "ds-mon-bind-times", "SSHA success"), timedSsha + 1);
+        assertEquals(read(BIND_TIMES, "ds-mon-binds-timed"), timed + 2);
+        // The wrong password's read put the entry in the bind cache, and the right one found it there.
+        assertEquals(read(CACHES, "ds-mon-bind-cache-hits"), hits + 1);
+        SearchResultEntry times = root.getEntry(BIND_TIMES);
+        long inBuckets = 0;
+        for (String v : times.getAttributeValues("ds-mon-bind-time-histogram")) {
+            inBuckets += Long.parseLong(v.substring(v.indexOf(' ') + 1));
+        }
+        assertEquals(inBuckets, (long) times.getAttributeValueAsLong("ds-mon-binds-timed"), times.toLDIFString());
+        assertEquals(read(MONITOR, "ds-mon-binds-completed"), inBuckets, "every bind is timed once");
     }
 
     @Test

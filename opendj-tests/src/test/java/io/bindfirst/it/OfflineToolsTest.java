@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.testng.annotations.Test;
 
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.EnvironmentConfig;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
@@ -30,6 +32,7 @@ public class OfflineToolsTest {
     private static final Duration LIMIT = Duration.ofMinutes(3);
     private static final String IMPORT = "io.bindfirst.tools.ImportLdif";
     private static final String EXPORT = "io.bindfirst.tools.ExportLdif";
+    private static final String REBUILD = "io.bindfirst.tools.RebuildIndex";
 
     private static ChildProcess.Result tool(String main, Path instance, String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("--instanceRoot", instance.toString()));
@@ -57,6 +60,82 @@ public class OfflineToolsTest {
             try (LDAPConnection c = ts.bindAs(TestServer.user(3), TestServer.USER_PASSWORD)) {
                 assertEquals(c.getEntry("ou=More,dc=example,dc=com"), null, "the refused import added nothing");
             }
+        }
+    }
+
+    @Test
+    public void rebuildIndexRefusesABackendTheServerHolds() throws Exception {
+        try (TestServer ts = TestServer.start(5)) {
+            ChildProcess.Result r = tool(REBUILD, ts.instance(), "-b", "dc=example,dc=com", "-i", "mail");
+            assertEquals(r.exitCode(), 1, r.said());
+            assertEquals(r.output().strip(), "rebuild-index: the database of backend userRoot ("
+                    + ts.instance().resolve("db/userRoot") + ") is in use by another process, the running server or "
+                    + "another tool: stop the server first (bin/stop-ds), then run rebuild-index again", r.said());
+            try (LDAPConnection c = ts.bindAs(TestServer.user(3), TestServer.USER_PASSWORD)) {
+                assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(mail=user.3@example.com)", "1.1")
+                        .getEntryCount(), 1, "the server's index untouched");
+            }
+        }
+    }
+
+    /** The entries whose mail is {@code user.N@example.com}, searched by the (indexed) mail attribute. */
+    private static int byMail(TestServer ts, int n) throws Exception {
+        try (LDAPConnection c = ts.bindAs(TestServer.user(n), TestServer.USER_PASSWORD)) {
+            return c.search(TestServer.PEOPLE, SearchScope.ONE, "(mail=user." + n + "@example.com)", "1.1")
+                    .getEntryCount();
+        }
+    }
+
+    /**
+     * An index emptied behind the backend's back (its database truncated through JE, its ready marker left) makes
+     * searches by its attribute find nothing; bin/rebuild-index builds it again from the entries and they find
+     * them again. The other indexes are left alone; a name not configured and a base DN no backend has are
+     * refused with what there is; a command line without the indexes to rebuild is a usage error.
+     */
+    @Test
+    public void rebuildIndexRepairsAnEmptiedIndex() throws Exception {
+        try (TestServer ts = TestServer.start(200)) {
+            assertEquals(byMail(ts, 42), 1);
+            ts.server().close();
+            Path db = ts.instance().resolve("db/userRoot");
+            try (Environment env = new Environment(db.toFile(), new EnvironmentConfig().setTransactional(true))) {
+                assertTrue(env.getDatabaseNames().contains("eq.mail"), env.getDatabaseNames().toString());
+                env.truncateDatabase(null, "eq.mail", false);
+            }
+            ts.restart();
+            assertEquals(byMail(ts, 42), 0, "the emptied index answers for the attribute: nothing found");
+            ts.server().close();
+
+            Path bin = TestServer.repoRoot().resolve("bin");
+            ChildProcess.Result rebuilt = ChildProcess.run(LIMIT, List.of(bin.resolve("rebuild-index").toString(),
+                    "--instanceRoot", ts.instance().toString(), "-b", "dc=example,dc=com", "-i", "mail"));
+            assertEquals(rebuilt.exitCode(), 0, rebuilt.said());
+            assertTrue(rebuilt.output().contains("Rebuilt index mail of backend userRoot over 202 entries in "),
+                    rebuilt.said());
+
+            ChildProcess.Result wrongName = tool(REBUILD, ts.instance(), "-b", "dc=example,dc=com", "-i", "mail",
+                    "-i", "telephoneNumber");
+            assertEquals(wrongName.exitCode(), 1, wrongName.said());
+            assertTrue(wrongName.output().startsWith("rebuild-index: Backend userRoot has no equality index "
+                    + "'telephoneNumber' (ds-cfg-equality-index in " + ts.instance().resolve("config/config.ldif")
+                    + "); the configured ones are: cn, givenname, mail, objectclass, sn, uid"), wrongName.said());
+            ChildProcess.Result wrongBase = tool(REBUILD, ts.instance(), "-b", "dc=example,dc=org", "--rebuildAll");
+            assertEquals(wrongBase.exitCode(), 1, wrongBase.said());
+            assertTrue(wrongBase.output().startsWith("rebuild-index: No enabled backend has the base DN "
+                    + "dc=example,dc=org; the base DNs are: dc=example,dc=com (userRoot)"), wrongBase.said());
+            assertEquals(tool(REBUILD, ts.instance(), "-b", "dc=example,dc=com").exitCode(), 2, "no index named");
+            assertEquals(tool(REBUILD, ts.instance(), "-i", "mail", "--rebuildAll").exitCode(), 2, "both");
+
+            ts.restart();
+            assertEquals(byMail(ts, 42), 1, "rebuilt: found again");
+            assertEquals(byMail(ts, 199), 1);
+            ts.server().close();
+            ChildProcess.Result all = tool(REBUILD, ts.instance(), "-n", "userRoot", "--rebuildAll");
+            assertEquals(all.exitCode(), 0, all.said());
+            assertTrue(all.output().contains("Rebuilt indexes cn, givenname, mail, objectclass, sn, uid of backend "
+                    + "userRoot over 202 entries"), all.said());
+            ts.restart();
+            assertEquals(byMail(ts, 7), 1);
         }
     }
 

@@ -3,6 +3,7 @@ package io.bindfirst.backend.je;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Entry;
@@ -32,6 +33,9 @@ final class BindEntryCache {
     private final int capacity;
     private final ConcurrentHashMap<ByteString, Cached> map;
     private final AtomicLong generation = new AtomicLong();
+    /** Look-ups answered, and bind reads that went to storage instead: for monitoring. */
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
     /** Keys in admission order; the slot at {@link #next} holds the oldest. Guarded by this. */
     private final ByteString[] ring;
     private int next;
@@ -46,10 +50,30 @@ final class BindEntryCache {
         this.ring = new ByteString[capacity];
     }
 
-    /** The cached entry under {@code key} read for exactly these attribute names, or {@code null}. */
+    /**
+     * The cached entry under {@code key} read for exactly these attribute names, or {@code null}. An answer
+     * counts as a hit; a caller that then reads storage counts the {@link #missed() miss}.
+     */
     Entry get(ByteString key, Set<String> names) {
         Cached c = map.get(key);
-        return c != null && (c.names == names || c.names.equals(names)) ? c.entry : null;
+        if (c != null && (c.names == names || c.names.equals(names))) {
+            hits.increment();
+            return c.entry;
+        }
+        return null;
+    }
+
+    /** A bind read found nothing here and reads storage. */
+    void missed() {
+        misses.increment();
+    }
+
+    long hits() {
+        return hits.sum();
+    }
+
+    long misses() {
+        return misses.sum();
     }
 
     /** Take this before reading storage, and pass it to {@link #admit}. */

@@ -17,6 +17,8 @@ import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 
+import io.bindfirst.server.backend.BackendException;
+
 /**
  * An equality index: a sorted-duplicates database mapping the equality-normalized value of an attribute
  * (or of any of its subtypes) to the ids of the entries holding it. Ids are big-endian longs, so each
@@ -89,6 +91,28 @@ final class EqualityIndex {
                     cursor.delete();
                 }
             }
+        }
+    }
+
+    /**
+     * Deletes every record, {@code batch} per transaction (one transaction for a large index would hold every
+     * record's lock at once). For a rebuild, when nothing else uses the index.
+     */
+    void clear(JeStorage storage, int batch) throws BackendException {
+        boolean more = true;
+        while (more) {
+            more = storage.write(txn -> {
+                int deleted = 0;
+                try (Cursor cursor = db.openCursor(txn, null)) {
+                    DatabaseEntry key = new DatabaseEntry();
+                    DatabaseEntry data = new DatabaseEntry();
+                    while (deleted < batch && cursor.getNext(key, data, LockMode.RMW) == OperationStatus.SUCCESS) {
+                        cursor.delete();
+                        deleted++;
+                    }
+                }
+                return deleted == batch;
+            });
         }
     }
 

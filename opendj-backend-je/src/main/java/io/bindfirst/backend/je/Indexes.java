@@ -9,10 +9,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 import org.slf4j.Logger;
@@ -40,10 +42,19 @@ final class Indexes {
     private final List<EqualityIndex> all;
     private final Map<String, EqualityIndex> byOid;
     private final Schema schema;
+    private final JeStorage storage;
+    private final Database meta;
+    private final Database id2entry;
+    private final EntryCodec codec;
 
-    private Indexes(List<EqualityIndex> all, Schema schema) {
+    private Indexes(List<EqualityIndex> all, Schema schema, JeStorage storage, Database meta, Database id2entry,
+            EntryCodec codec) {
         this.all = List.copyOf(all);
         this.schema = schema;
+        this.storage = storage;
+        this.meta = meta;
+        this.id2entry = id2entry;
+        this.codec = codec;
         Map<String, EqualityIndex> map = new HashMap<>();
         for (EqualityIndex index : all) {
             map.put(index.type().getOID(), index);
@@ -90,14 +101,61 @@ final class Indexes {
                 LOG.info("Removed equality index database {}, no longer configured", dbName);
             }
         }
+        Indexes out = new Indexes(indexes, nonStrict, storage, meta, id2entry, codec);
         if (!toBuild.isEmpty()) {
-            rebuild(storage, id2entry, codec, toBuild, nonStrict);
-            for (EqualityIndex index : toBuild) {
-                storage.write(txn -> meta.put(txn, metaKey(EqualityIndex.DB_PREFIX + index.name()),
-                        new DatabaseEntry(READY)));
+            out.build(toBuild, done -> { });
+        }
+        return out;
+    }
+
+    /**
+     * Empties the named indexes and builds them again from id2entry (the offline rebuild-index tool). Each loses
+     * its ready marker first, so a rebuild cut short is redone from scratch when the backend next opens.
+     *
+     * @param names configured attribute names, any case; an alias of an indexed type names its index
+     * @return the entries indexed
+     * @throws BackendException {@code UNWILLING_TO_PERFORM} naming the indexes there are, for a name not among them
+     */
+    long rebuild(Set<String> names, LongConsumer progress) throws BackendException {
+        List<EqualityIndex> chosen = new ArrayList<>();
+        for (String name : names) {
+            EqualityIndex index = find(name);
+            if (index == null) {
+                throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "There is no equality index of '" + name
+                        + "' in this backend; its indexes are: " + (all.isEmpty() ? "none" : String.join(", ",
+                        names())));
+            }
+            if (!chosen.contains(index)) {
+                chosen.add(index);
             }
         }
-        return new Indexes(indexes, nonStrict);
+        for (EqualityIndex index : chosen) {
+            storage.write(txn -> meta.delete(txn, metaKey(EqualityIndex.DB_PREFIX + index.name())));
+            index.clear(storage, REBUILD_BATCH);
+        }
+        return build(chosen, progress);
+    }
+
+    /** The index of this attribute name (its configured name, another name of its type, or its OID), or null. */
+    private EqualityIndex find(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        AttributeType type = schema.getAttributeType(lower);
+        for (EqualityIndex index : all) {
+            if (index.name().equals(lower) || index.type().equals(type)) {
+                return index;
+            }
+        }
+        return null;
+    }
+
+    /** Indexes every stored entry into {@code indexes}, then marks each ready. */
+    private long build(List<EqualityIndex> indexes, LongConsumer progress) throws BackendException {
+        long done = rebuild(storage, id2entry, codec, indexes, schema, progress);
+        for (EqualityIndex index : indexes) {
+            storage.write(txn -> meta.put(txn, metaKey(EqualityIndex.DB_PREFIX + index.name()),
+                    new DatabaseEntry(READY)));
+        }
+        return done;
     }
 
     Map<String, EqualityIndex> byOid() {
@@ -172,14 +230,14 @@ final class Indexes {
     }
 
     /** Indexes every stored entry, one transaction per batch, resuming after the last id done. */
-    private static void rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<EqualityIndex> indexes,
-            Schema schema) throws BackendException {
+    private static long rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<EqualityIndex> indexes,
+            Schema schema, LongConsumer progress) throws BackendException {
         long start = System.nanoTime();
         long next = 0;
         long done = 0;
         while (next >= 0) {
             long from = next;
-            long[] progress = storage.write(txn -> {
+            long[] batch = storage.write(txn -> {
                 long count = 0;
                 long last = -1;
                 try (Cursor cursor = id2entry.openCursor(txn, null)) {
@@ -199,10 +257,12 @@ final class Indexes {
                 }
                 return new long[] {count, count < REBUILD_BATCH ? -1 : last + 1};
             });
-            done += progress[0];
-            next = progress[1];
+            done += batch[0];
+            next = batch[1];
+            progress.accept(done);
         }
         LOG.info("Built equality indexes {} over {} entries in {} ms",
                 indexes.stream().map(EqualityIndex::name).toList(), done, (System.nanoTime() - start) / 1_000_000);
+        return done;
     }
 }

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -134,6 +135,7 @@ final class JeBackend implements Backend {
         if (cached != null) {
             return cached;
         }
+        bindCache.missed();
         long seen = bindCache.generation();
         byte[] keyBytes = key.toByteArray();
         Entry read = storage.read(() -> entries.entryAt(keyBytes, canonical, attributeNames));
@@ -322,6 +324,21 @@ final class JeBackend implements Backend {
     @Override
     public long bindCacheEntries() {
         return bindCache.size();
+    }
+
+    @Override
+    public long rebuildIndexes(Set<String> names, LongConsumer progress) throws BackendException {
+        return indexes.rebuild(names, progress);
+    }
+
+    @Override
+    public long bindCacheHits() {
+        return bindCache.hits();
+    }
+
+    @Override
+    public long bindCacheMisses() {
+        return bindCache.misses();
     }
 
     @Override

@@ -28,6 +28,9 @@ import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.EnvironmentConfig;
+
 import io.bindfirst.server.backend.BackendException;
 
 public class JeBackendTest {
@@ -274,5 +277,41 @@ public class JeBackendTest {
         backend.close();
         backend = TestSupport.open(dir);
         assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(uid=user.5)"), norms("uid=user.5," + PEOPLE));
+    }
+
+    /**
+     * An index emptied behind the backend's back (its ready marker still there) answers searches wrongly until
+     * rebuilt; the rebuild indexes every entry again, reporting its progress, and refuses a name that is not an
+     * index, naming those there are.
+     */
+    @Test
+    public void rebuildIndexesRefillsAnEmptiedIndex() throws Exception {
+        addSampleTree();
+        long entries = backend.entryCount();
+        backend.close();
+        try (Environment env = new Environment(dir.toFile(), new EnvironmentConfig().setTransactional(true))) {
+            env.truncateDatabase(null, EqualityIndex.DB_PREFIX + "mail", false);
+        }
+        backend = TestSupport.open(dir);
+        assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(mail=user.2@example.com)"), List.of(),
+                "the emptied index is trusted: nothing found");
+
+        List<Long> progress = new ArrayList<>();
+        assertEquals(backend.rebuildIndexes(Set.of("MAIL", "commonName"), progress::add), entries);
+        assertEquals(progress.get(progress.size() - 1), Long.valueOf(entries));
+        assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(mail=user.2@example.com)"),
+                norms("uid=user.2," + PEOPLE));
+        assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(cn=User 3)"), norms("uid=user.3," + PEOPLE),
+                "commonName names the cn index");
+
+        BackendException e = expectThrows(BackendException.class,
+                () -> backend.rebuildIndexes(Set.of("description"), done -> { }));
+        assertEquals(e.resultCode(), ResultCode.UNWILLING_TO_PERFORM);
+        assertEquals(e.getMessage(), "There is no equality index of 'description' in this backend; its indexes are: "
+                + "cn, givenname, mail, objectclass, sn, uid");
+        backend.close();
+        backend = TestSupport.open(dir); // marked ready again: not rebuilt at open, and right
+        assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(mail=user.9@example.com)"),
+                norms("uid=user.9,ou=Peoplex," + SUFFIX));
     }
 }

@@ -10,6 +10,7 @@ import org.forgerock.opendj.ldap.DN;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.pwd.Pacer;
 import io.bindfirst.server.pwd.PasswordAttribute;
+import io.bindfirst.server.pwd.PasswordSchemes;
 
 /**
  * The root users (e.g. {@code cn=Directory Manager}), found by their entry DN or an alternate bind DN.
@@ -36,7 +37,15 @@ public final class RootUsers {
 
     /** Whether {@code password} is one of the root user's stored passwords (timing: {@link PasswordAttribute}). */
     public boolean verify(ServerConfig.RootUser user, ByteString password) {
-        return passwords.anyMatches(user.passwords(), password, Pacer.NONE);
+        return matchingScheme(user, password) != PasswordSchemes.NO_MATCH;
+    }
+
+    /**
+     * {@link #verify} saying which storage scheme matched ({@link PasswordAttribute#matchingScheme(Iterable,
+     * org.forgerock.opendj.ldap.ByteSequence, Pacer)}), or {@link PasswordSchemes#NO_MATCH}.
+     */
+    public int matchingScheme(ServerConfig.RootUser user, ByteString password) {
+        return passwords.matchingScheme(user.passwords(), password, Pacer.NONE);
     }
 
     /** Whether any root user still has {@code demoPassword} (the shipped value). */

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
@@ -176,6 +177,20 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Bind reads the bind cache answered since the start ({@link #getEntry(DN, Set)} and {@link #cachedEntry}
+     * found the entry in memory; a bind that moves to a worker after its look-up on the transport thread looks
+     * again), or -1 when the backend keeps no cache. For monitoring: cheap, no lock.
+     */
+    default long bindCacheHits() {
+        return -1;
+    }
+
+    /** Bind reads ({@link #getEntry(DN, Set)}) that went to storage since the start, or -1 without a cache. */
+    default long bindCacheMisses() {
+        return -1;
+    }
+
+    /**
      * Copies a consistent state of the backend's storage into the empty directory {@code dir} while writes go
      * on, then writes its {@link BackupManifest} there, last. Runs in the process that has the storage open:
      * the server for an online backup, the backup tool offline.
@@ -185,6 +200,22 @@ public interface Backend extends AutoCloseable {
      */
     default BackupManifest backup(Path dir) throws BackendException {
         throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend cannot be backed up");
+    }
+
+    /**
+     * Rebuilds the named indexes from the stored entries: each is emptied, then every entry is indexed again.
+     * For a backend no operation is using (the offline {@code rebuild-index} tool): readers meanwhile would see
+     * an index being filled. An index rebuilt only in part (the process was stopped) must not be trusted
+     * afterwards: the backend builds it again when it next opens.
+     *
+     * @param names the indexes, by the attribute names they were configured with (any case)
+     * @param progress called now and then with the number of entries indexed so far
+     * @return how many entries were indexed
+     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a backend without indexes to rebuild (this
+     *         default) or a name that is not one of its indexes (the message names those it has)
+     */
+    default long rebuildIndexes(Set<String> names, LongConsumer progress) throws BackendException {
+        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend has no indexes to rebuild");
     }
 
     /** How many entries the backend holds. */

@@ -226,10 +226,12 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     private void finish(Result result) {
         resultCode = result.getResultCode();
-        server.operationCounts().completed(operationType()); // one LongAdder add: cn=monitor's counts
+        // One LongAdder add, by type and result, found by arithmetic: cn=monitor's and /metrics' counts.
+        server.operationCounts().completed(operationType(), resultCode);
         session.operationDone(this);
         server.plugins().invokePost(PluginPhase.POST_OPERATION, this);
         long etime = System.nanoTime() - startNanos;
+        timed(etime);
         try {
             server.accessLog().log(new AccessRecord(System.currentTimeMillis(), kind(), session.id(),
                     operationId, messageId, logDN(), resultCode.intValue(), etime, logDetails(result)));
@@ -240,6 +242,13 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             sink.complete();
         }
         server.plugins().invokePost(PluginPhase.POST_RESPONSE, this);
+    }
+
+    /**
+     * The operation's time is known (what the access log shows as its etime), once, when it finishes: for an
+     * operation that records it. It runs on the bind path, so it must not allocate or look anything up.
+     */
+    protected void timed(long etimeNanos) {
     }
 
     /** Refuses a critical control this operation does not implement (RFC 4511 4.1.11). */

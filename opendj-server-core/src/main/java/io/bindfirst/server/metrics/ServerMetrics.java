@@ -19,7 +19,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
 import io.bindfirst.server.monitor.MonitorSubtree;
-import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -63,16 +62,17 @@ public final class ServerMetrics {
     }
 
     private static void operations(PrometheusRegistry r, MonitorSubtree.Sources s) {
-        // By type only: the operations are counted once each where they finish, by type, and counting them by
-        // result too would be a new count on every operation's path.
+        // Every type has its success series from the start, so a rate over it never begins at its first
+        // operation; the other results appear when one is counted (8 types x 45 result codes would be 360 series
+        // of zeros).
         CounterWithCallback.builder().name("ldap_operations")
-                .help("LDAP operations completed since the start, by type")
-                .labelNames("type")
-                .callback(cb -> {
-                    for (OperationType t : OperationType.values()) {
-                        cb.call(s.operations().count(t), t.name().toLowerCase(Locale.ROOT));
-                    }
-                }).register(r);
+                .help("LDAP operations completed since the start, by type and result code (RFC 4511 names; "
+                        + "codes not named there count as other)")
+                .labelNames("type", "result")
+                .callback(cb -> s.operations().forEachCounted((type, result, n) ->
+                        cb.call(n, type.name().toLowerCase(Locale.ROOT), result)))
+                .register(r);
+        BindTimesMetric.register(r, s.operations().bindTimes());
     }
 
     private static void connections(PrometheusRegistry r, MonitorSubtree.Sources s, LongSupplier readsParked) {
@@ -84,6 +84,11 @@ public final class ServerMetrics {
                 + "(ds-cfg-max-allowed-client-connections)", null, () -> s.connections().max());
         counter(r, "ldap_connections_accepted", "Client connections admitted since the start (those refused at "
                 + "the maximum are not counted)", () -> s.connections().admitted());
+        CounterWithCallback.builder().name("ldap_connections_refused")
+                .help("Client connections refused since the start, by reason (connection_limit: the maximum was "
+                        + "open; failed TLS handshakes are in ldap_tls_handshake_failures_total)")
+                .labelNames("reason")
+                .callback(cb -> s.connections().refused().forEach((reason, n) -> cb.call(n, reason))).register(r);
         counter(r, "ldap_reads_parked", "Connections' reads suspended because the work queue was saturated",
                 readsParked);
     }
@@ -117,6 +122,9 @@ public final class ServerMetrics {
                 () -> s.verifiedCredentials().size());
         counter(r, "ldap_verified_credentials_hits", "Binds whose costly password check the verified-credential "
                 + "cache answered", () -> s.verifiedCredentials().hits());
+        counter(r, "ldap_verified_credentials_misses", "Binds whose costly password check asked the "
+                + "verified-credential cache and had to derive (a wrong password, or one not proven yet)",
+                () -> s.verifiedCredentials().misses());
         GaugeWithCallback.builder().name("ldap_bind_cache_entries")
                 .help("Entries held by the user backends' bind caches (absent when no backend keeps one)")
                 .callback(cb -> {
@@ -125,6 +133,10 @@ public final class ServerMetrics {
                         cb.call(n);
                     }
                 }).register(r);
+        optionalCounter(r, "ldap_bind_cache_hits", "Bind reads the user backends' bind caches answered from memory "
+                + "(absent when no backend keeps one)", s::bindCacheHits);
+        optionalCounter(r, "ldap_bind_cache_misses", "Bind reads that found nothing in the user backends' bind "
+                + "caches and read storage (absent when no backend keeps one)", s::bindCacheMisses);
     }
 
     private static void passwordPolicy(PrometheusRegistry r, MonitorSubtree.Sources s) {
@@ -173,6 +185,17 @@ public final class ServerMetrics {
             b.unit(unit);
         }
         b.register(r);
+    }
+
+    /** A counter {@code name_total} read from a count the server may keep: none when it answers -1. */
+    private static void optionalCounter(PrometheusRegistry r, String name, String help, LongSupplier value) {
+        CounterWithCallback.builder().name(name).help(help)
+                .callback(cb -> {
+                    long n = value.getAsLong();
+                    if (n >= 0) {
+                        cb.call(n);
+                    }
+                }).register(r);
     }
 
     /** A counter {@code name_total} read from a count the server keeps. */

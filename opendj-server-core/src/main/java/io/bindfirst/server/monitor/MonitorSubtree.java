@@ -2,6 +2,7 @@ package io.bindfirst.server.monitor;
 
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 import org.forgerock.opendj.ldap.schema.Schema;
 
@@ -33,9 +34,24 @@ public final class MonitorSubtree {
 
         /** Entries held by the user backends' bind caches, summed; -1 when no backend keeps one. */
         public long bindCacheEntries() {
+            return sum(Backend::bindCacheEntries);
+        }
+
+        /** Bind reads the user backends' bind caches answered, summed; -1 when no backend keeps one. */
+        public long bindCacheHits() {
+            return sum(Backend::bindCacheHits);
+        }
+
+        /** Bind reads that found nothing in the bind caches and read storage, summed; -1 when none keeps one. */
+        public long bindCacheMisses() {
+            return sum(Backend::bindCacheMisses);
+        }
+
+        /** A number each user backend may have (-1 when it has none), summed over those that have it; else -1. */
+        private long sum(ToLongFunction<Backend> number) {
             long sum = -1;
             for (Backend b : userBackends) {
-                long n = b.bindCacheEntries();
+                long n = number.applyAsLong(b);
                 if (n >= 0) {
                     sum = Math.max(0, sum) + n;
                 }
@@ -54,7 +70,9 @@ public final class MonitorSubtree {
                 new TlsMonitor(s.tls()),
                 new WorkQueueMonitor(s.workers(), s.slowLane()),
                 new AuthenticatedUsersMonitor(s.authenticatedUsers()),
-                new CredentialCachesMonitor(s.verifiedCredentials(), s::bindCacheEntries),
+                new CredentialCachesMonitor(s.verifiedCredentials(), s::bindCacheEntries, s::bindCacheHits,
+                        s::bindCacheMisses),
+                new BindTimesMonitor(s.operations().bindTimes()),
                 new PasswordPolicyMonitor(s.accounts()),
                 new JvmMonitor()));
     }

@@ -1,5 +1,8 @@
 package io.bindfirst.server.monitor;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 import org.forgerock.opendj.ldap.DN;
@@ -10,8 +13,8 @@ import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * {@code cn=monitor} itself: when the server started, the time now and the seconds in between, who made it
- * (as the root DSE says), the client connections (open, admitted since the start, the peak) and the
- * operations completed by type.
+ * (as the root DSE says), the client connections (open, admitted since the start, the peak, refused by reason)
+ * and the operations completed by type, and by type and result ("bind invalidCredentials 3").
  */
 final class ServerMonitor implements MonitorEntry {
     private final long startMillis;
@@ -46,6 +49,10 @@ final class ServerMonitor implements MonitorEntry {
                 .add("currentConnections", connections.size())
                 .add("totalConnections", connections.admitted())
                 .add("maxConnections", connections.peak())
+                .add("ds-mon-connections-refused", connections.refused().values().stream()
+                        .mapToLong(Long::longValue).sum())
+                .add("ds-mon-connections-refused-by-reason", connections.refused().entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).toArray(String[]::new))
                 .add("ds-mon-operations-completed", operations.total())
                 .add("ds-mon-binds-completed", operations.count(OperationType.BIND))
                 .add("ds-mon-searches-completed", operations.count(OperationType.SEARCH))
@@ -55,5 +62,9 @@ final class ServerMonitor implements MonitorEntry {
                 .add("ds-mon-modifies-completed", operations.count(OperationType.MODIFY))
                 .add("ds-mon-modify-dns-completed", operations.count(OperationType.MODIFY_DN))
                 .add("ds-mon-extended-completed", operations.count(OperationType.EXTENDED));
+        List<String> byResult = new ArrayList<>();
+        operations.forEachCounted((type, result, n) ->
+                byResult.add(type.name().toLowerCase(Locale.ROOT) + " " + result + " " + n));
+        out.add("ds-mon-operations-by-result", byResult.toArray(String[]::new));
     }
 }

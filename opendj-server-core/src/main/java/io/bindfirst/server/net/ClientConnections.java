@@ -3,6 +3,7 @@ package io.bindfirst.server.net;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -10,6 +11,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.forgerock.opendj.ldap.ResultCode;
 import org.glassfish.grizzly.Connection;
@@ -39,6 +41,8 @@ public final class ClientConnections implements AutoCloseable {
     /** The most connections open at once, and how many were admitted in all: for cn=monitor. */
     private final AtomicInteger peak = new AtomicInteger();
     private final AtomicLong admitted = new AtomicLong();
+    /** Connections refused because the maximum was open: for cn=monitor and /metrics. */
+    private final LongAdder refusedAtLimit = new LongAdder();
     /** Numbers connections per server, not per JVM: tests run several servers in one JVM. */
     private final AtomicLong nextId = new AtomicLong();
     private final int max;
@@ -95,6 +99,7 @@ public final class ClientConnections implements AutoCloseable {
         while (true) {
             int n = count.get();
             if (n >= max) {
+                refusedAtLimit.increment();
                 return false;
             }
             if (count.compareAndSet(n, n + 1)) {
@@ -168,6 +173,18 @@ public final class ClientConnections implements AutoCloseable {
     /** The most connections that were open at once since the start. */
     public int peak() {
         return peak.get();
+    }
+
+    /** The reason {@link #refused()} names connections refused at the maximum by. */
+    public static final String REFUSED_AT_LIMIT = "connection_limit";
+
+    /**
+     * Connections refused since the start, by reason: only {@value #REFUSED_AT_LIMIT} (the maximum was open)
+     * today. Back-pressure never refuses a connection (it suspends reads), and a TLS handshake that fails is
+     * counted by the TLS statistics.
+     */
+    public Map<String, Long> refused() {
+        return Map.of(REFUSED_AT_LIMIT, refusedAtLimit.sum());
     }
 
     /** Connections admitted since the start (those refused at the maximum are not counted). */

@@ -131,22 +131,34 @@ public final class PasswordAttribute {
      * before; see the class comment for the timing.
      */
     public boolean anyMatches(Entry entry, ByteSequence clear, Pacer pacer) {
+        return matchingScheme(entry, clear, pacer) != PasswordSchemes.NO_MATCH;
+    }
+
+    /**
+     * {@link #anyMatches(Entry, ByteSequence, Pacer)} saying which storage scheme matched: its number in
+     * {@link PasswordSchemes#schemeLabels()} (when several values match, the last one's), or
+     * {@link PasswordSchemes#NO_MATCH}. A check that asked the verified-credential cache counts there as a hit
+     * or a miss.
+     */
+    public int matchingScheme(Entry entry, ByteSequence clear, Pacer pacer) {
         Collection<ByteString> stored = storedValues(entry);
         if (!verified.enabled() || clear == null || clear.isEmpty() || !anyCostly(stored)) {
-            return anyMatches(stored, clear, pacer);
+            return matchingScheme(stored, clear, pacer);
         }
         byte[] mac = verified.mac(clear);
         ByteString dn = entry.getName().toNormalizedByteString();
-        if (remembered(dn, stored, mac)) {
-            return true;
+        int remembered = remembered(dn, stored, mac);
+        verified.answered(remembered != PasswordSchemes.NO_MATCH);
+        if (remembered != PasswordSchemes.NO_MATCH) {
+            return remembered;
         }
-        boolean matched = false;
+        int matched = PasswordSchemes.NO_MATCH;
         for (ByteString value : stored) {
-            boolean match = schemes.verify(clear, value, pacer);
-            if (match && schemes.workFactor(value) > 1) {
+            int scheme = schemes.matchingScheme(clear, value, pacer);
+            if (scheme != PasswordSchemes.NO_MATCH && schemes.workFactor(value) > 1) {
                 verified.remember(dn, value, mac);
             }
-            matched |= match;
+            matched = scheme == PasswordSchemes.NO_MATCH ? matched : scheme;
         }
         return matched;
     }
@@ -158,16 +170,34 @@ public final class PasswordAttribute {
      * value, so a record evicted after a routing decision can never turn into a derivation on the caller's thread.
      */
     public Optional<Boolean> matchesWithoutDeriving(Entry entry, ByteSequence clear) {
+        int scheme = matchingSchemeWithoutDeriving(entry, clear);
+        return scheme == UNDECIDED ? Optional.empty() : Optional.of(scheme != PasswordSchemes.NO_MATCH);
+    }
+
+    /**
+     * {@link #matchesWithoutDeriving} as a number, which the bind path records without allocating: the matching
+     * scheme's (as {@link #matchingScheme(Entry, ByteSequence, Pacer)} answers), {@link PasswordSchemes#NO_MATCH},
+     * or {@link #UNDECIDED} when only a derivation could tell. An answer from the verified-credential cache counts
+     * as its hit; undecided counts nothing, since the check that follows elsewhere asks the cache again.
+     */
+    public int matchingSchemeWithoutDeriving(Entry entry, ByteSequence clear) {
         Collection<ByteString> stored = storedValues(entry);
         if (!anyCostly(stored)) {
-            return Optional.of(anyMatches(stored, clear, Pacer.NONE));
+            return matchingScheme(stored, clear, Pacer.NONE);
         }
         if (!verified.enabled() || clear == null || clear.isEmpty()) {
-            return Optional.empty();
+            return UNDECIDED;
         }
-        return remembered(entry.getName().toNormalizedByteString(), stored, verified.mac(clear))
-                ? Optional.of(Boolean.TRUE) : Optional.empty();
+        int remembered = remembered(entry.getName().toNormalizedByteString(), stored, verified.mac(clear));
+        if (remembered == PasswordSchemes.NO_MATCH) {
+            return UNDECIDED;
+        }
+        verified.answered(true);
+        return remembered;
     }
+
+    /** What {@link #matchingSchemeWithoutDeriving} answers when only a derivation could tell. */
+    public static final int UNDECIDED = -2;
 
     /**
      * The cost of checking {@code clear} against the entry's stored values with {@link #anyMatches(Entry,
@@ -183,15 +213,18 @@ public final class PasswordAttribute {
             return highest;
         }
         return remembered(entry.getName().toNormalizedByteString(), storedValues(entry), verified.mac(clear))
-                ? 1 : highest;
+                != PasswordSchemes.NO_MATCH ? 1 : highest;
     }
 
-    /** Whether any costly value of {@code stored} has a record for {@code mac}; looks every one up (no early exit). */
-    private boolean remembered(ByteString dn, Collection<ByteString> stored, byte[] mac) {
-        boolean found = false;
+    /**
+     * The scheme of a costly value of {@code stored} that has a record for {@code mac} (the last one's), or
+     * {@link PasswordSchemes#NO_MATCH}; looks every one up (no early exit).
+     */
+    private int remembered(ByteString dn, Collection<ByteString> stored, byte[] mac) {
+        int found = PasswordSchemes.NO_MATCH;
         for (ByteString value : stored) {
-            if (schemes.workFactor(value) > 1) {
-                found |= verified.holds(dn, value, mac);
+            if (schemes.workFactor(value) > 1 && verified.holds(dn, value, mac)) {
+                found = schemes.schemeOf(value);
             }
         }
         return found;
@@ -212,9 +245,19 @@ public final class PasswordAttribute {
      * an unknown scheme, matches nothing and does not stop the others from being checked.
      */
     public boolean anyMatches(Iterable<ByteString> stored, ByteSequence clear, Pacer pacer) {
-        boolean matched = false;
+        return matchingScheme(stored, clear, pacer) != PasswordSchemes.NO_MATCH;
+    }
+
+    /**
+     * {@link #anyMatches(Iterable, ByteSequence, Pacer)} saying which scheme matched (the last matching value's
+     * number in {@link PasswordSchemes#schemeLabels()}), or {@link PasswordSchemes#NO_MATCH}. Every value is
+     * checked, as there.
+     */
+    public int matchingScheme(Iterable<ByteString> stored, ByteSequence clear, Pacer pacer) {
+        int matched = PasswordSchemes.NO_MATCH;
         for (ByteString value : stored) {
-            matched |= schemes.verify(clear, value, pacer);
+            int scheme = schemes.matchingScheme(clear, value, pacer);
+            matched = scheme == PasswordSchemes.NO_MATCH ? matched : scheme;
         }
         return matched;
     }

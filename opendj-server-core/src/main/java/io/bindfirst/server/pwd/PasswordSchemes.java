@@ -1,9 +1,11 @@
 package io.bindfirst.server.pwd;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -45,6 +47,15 @@ public final class PasswordSchemes {
     };
 
     private static final Set<String> NAMES;
+    /** What {@link #matchingScheme} answers when the password matches nothing. */
+    public static final int NO_MATCH = -1;
+    /**
+     * The scheme of each number {@link #matchingScheme} may answer: the built-in schemes in order, then
+     * {@value #CLEAR_TEXT} for a value stored in clear.
+     */
+    private static final List<String> SCHEME_LABELS;
+    /** The label of a value stored without a scheme prefix, matched as clear text. */
+    public static final String CLEAR_TEXT = "CLEAR";
     /** The names of the schemes that may be the default: not {@linkplain PasswordStorageScheme#isWeak weak}. */
     private static final Set<String> STRONG_NAMES;
 
@@ -59,6 +70,9 @@ public final class PasswordSchemes {
         }
         NAMES = Collections.unmodifiableSet(names);
         STRONG_NAMES = Collections.unmodifiableSet(strong);
+        List<String> labels = new ArrayList<>(names);
+        labels.add(CLEAR_TEXT);
+        SCHEME_LABELS = List.copyOf(labels);
     }
 
     private final PasswordStorageScheme defaultScheme;
@@ -124,18 +138,47 @@ public final class PasswordSchemes {
 
     /** {@link #verify(ByteSequence, ByteSequence)}, giving way through {@code pacer} if the check is long. */
     public boolean verify(ByteSequence clear, ByteSequence storedValue, Pacer pacer) {
+        return matchingScheme(clear, storedValue, pacer) != NO_MATCH;
+    }
+
+    /**
+     * {@link #verify(ByteSequence, ByteSequence, Pacer)} saying which scheme matched: its number in
+     * {@link #schemeLabels()}, or {@link #NO_MATCH}. A number, so the bind that records it allocates nothing.
+     */
+    public int matchingScheme(ByteSequence clear, ByteSequence storedValue, Pacer pacer) {
         if (clear == null || clear.isEmpty() || storedValue == null) {
-            return false;
+            return NO_MATCH;
         }
         int close = closingBrace(storedValue);
         if (close < 0) {
-            return allowClearText && clearTextMatches(clear, storedValue);
+            return allowClearText && clearTextMatches(clear, storedValue) ? BUILT_IN.length : NO_MATCH;
         }
-        PasswordStorageScheme scheme = find(storedValue, 1, close);
-        if (scheme == null) {
-            return false;
+        int scheme = indexOf(storedValue, 1, close);
+        if (scheme < 0) {
+            return NO_MATCH;
         }
-        return scheme.matches(clear, storedValue.subSequence(close + 1, storedValue.length()).toString(), pacer);
+        return BUILT_IN[scheme].matches(clear, storedValue.subSequence(close + 1, storedValue.length()).toString(),
+                pacer) ? scheme : NO_MATCH;
+    }
+
+    /**
+     * The number in {@link #schemeLabels()} of the scheme {@code storedValue} is in, clear text included;
+     * {@link #NO_MATCH} for an unknown scheme, or clear text where it is not allowed (neither can match).
+     */
+    public int schemeOf(ByteSequence storedValue) {
+        int close = storedValue == null ? -1 : closingBrace(storedValue);
+        if (close < 0) {
+            return storedValue != null && allowClearText ? BUILT_IN.length : NO_MATCH;
+        }
+        return indexOf(storedValue, 1, close);
+    }
+
+    /**
+     * What each number {@link #matchingScheme} answers names: every built-in scheme's name, in a fixed order,
+     * then {@value #CLEAR_TEXT}. The same for every server in the JVM.
+     */
+    public static List<String> schemeLabels() {
+        return SCHEME_LABELS;
     }
 
     /**
@@ -232,14 +275,20 @@ public final class PasswordSchemes {
 
     /** The scheme named by {@code value[from, to)}, compared ASCII-case-insensitively without copying. */
     private static PasswordStorageScheme find(ByteSequence value, int from, int to) {
+        int i = indexOf(value, from, to);
+        return i < 0 ? null : BUILT_IN[i];
+    }
+
+    /** The index in {@link #BUILT_IN} of the scheme named by {@code value[from, to)}, or -1. */
+    private static int indexOf(ByteSequence value, int from, int to) {
         int length = to - from;
-        for (PasswordStorageScheme scheme : BUILT_IN) {
-            String name = scheme.name();
+        for (int i = 0; i < BUILT_IN.length; i++) {
+            String name = BUILT_IN[i].name();
             if (name.length() == length && asciiEqualsIgnoreCase(value, from, name)) {
-                return scheme;
+                return i;
             }
         }
-        return null;
+        return -1;
     }
 
     private static boolean asciiEqualsIgnoreCase(ByteSequence value, int from, String name) {

@@ -41,6 +41,7 @@ public final class VerifiedCredentials {
     /** Keyed with the process's secret; cloned for each use (a {@link Mac} is not thread-safe). */
     private final Mac prototype;
     private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
 
     /**
      * @param maximumRecords the most records held (0: off)
@@ -113,16 +114,26 @@ public final class VerifiedCredentials {
             return false;
         }
         byte[] recorded = records.getIfPresent(new Key(normalizedDn, storedValue));
-        boolean hit = recorded != null && ConstantTime.equals(mac, recorded);
-        if (hit) {
-            hits.increment();
-        }
-        return hit;
+        return recorded != null && ConstantTime.equals(mac, recorded);
     }
 
-    /** How many lookups found their password since the start: for tests and monitoring. */
+    /**
+     * Counts one password check that asked the cache: a hit when a record answered it, a miss when it had to
+     * derive. Counted by the check, once, not per {@link #holds} (a check looks up each costly value, and a
+     * bind may look before it decides where to check).
+     */
+    public void answered(boolean hit) {
+        (hit ? hits : misses).increment();
+    }
+
+    /** Password checks a record answered since the start: for tests and monitoring. */
     public long hits() {
         return hits.sum();
+    }
+
+    /** Password checks that asked and had to derive (a wrong password, or one not proven yet) since the start. */
+    public long misses() {
+        return misses.sum();
     }
 
     /**

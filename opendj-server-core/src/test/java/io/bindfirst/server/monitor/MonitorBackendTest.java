@@ -9,7 +9,9 @@ import static org.testng.Assert.expectThrows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.security.SecureRandom;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.DN;
@@ -23,6 +25,10 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.net.ClientConnections;
+import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.pwd.PasswordSchemes;
+import io.bindfirst.server.pwd.VerifiedCredentials;
 import io.bindfirst.server.schema.SchemaLoader;
 
 public class MonitorBackendTest {
@@ -118,5 +124,50 @@ public class MonitorBackendTest {
     @Test
     public void theFirstEntryMustBeCnMonitor() {
         expectThrows(IllegalArgumentException.class, () -> new MonitorBackend(schema, List.of(new Counting(CHILD))));
+    }
+
+    /**
+     * The entries whose values arrived with the operations' results and the bind times: every attribute is one the
+     * schema defines (a strict schema refuses the others), and each moves with what it counts.
+     */
+    @Test
+    public void resultsBindTimesAndCacheCountsMoveWithWhatTheyCount() throws Exception {
+        OperationCounts operations = new OperationCounts();
+        VerifiedCredentials verified = new VerifiedCredentials(10, new SecureRandom());
+        try (ClientConnections connections = new ClientConnections(5, 0)) {
+            MonitorBackend b = new MonitorBackend(schema, List.of(
+                    new ServerMonitor(0, () -> 1_000, connections, operations),
+                    new CredentialCachesMonitor(verified, () -> 2, () -> 3, () -> 4),
+                    new BindTimesMonitor(operations.bindTimes())));
+            DN times = MonitorBackend.BASE_DN.child("cn", "Bind Times");
+            assertEquals(b.getEntry(times).parseAttribute("ds-mon-binds-timed").asLong(), Long.valueOf(0));
+            assertNull(b.getEntry(times).getAttribute("ds-mon-bind-times"), "no binds: no series");
+
+            int ssha512 = PasswordSchemes.schemeLabels().indexOf("SSHA512");
+            operations.completed(OperationType.BIND, ResultCode.INVALID_CREDENTIALS);
+            operations.bindTimes().record(PasswordSchemes.NO_MATCH, ResultCode.INVALID_CREDENTIALS, 40_000);
+            operations.bindTimes().record(ssha512, ResultCode.SUCCESS, 20_000);
+            operations.bindTimes().record(ssha512, ResultCode.SUCCESS, 20_000);
+            Entry e = b.getEntry(times);
+            assertEquals(e.parseAttribute("ds-mon-binds-timed").asLong(), Long.valueOf(3));
+            assertEquals(e.parseAttribute("ds-mon-bind-times").asSetOfString(), Set.of(
+                    "none invalidCredentials count=1 p50=50 p90=50 p99=50 total=40",
+                    "SSHA512 success count=2 p50=25 p90=25 p99=25 total=40"));
+            assertTrue(e.parseAttribute("ds-mon-bind-time-histogram").asSetOfString().containsAll(
+                    Set.of("25 2", "50 1", "inf 0")), e.toString());
+
+            Entry server = b.getEntry(MonitorBackend.BASE_DN);
+            assertTrue(server.parseAttribute("ds-mon-operations-by-result").asSetOfString()
+                    .contains("bind invalidCredentials 1"), server.toString());
+            assertEquals(server.parseAttribute("ds-mon-connections-refused").asLong(), Long.valueOf(0));
+            assertEquals(server.parseAttribute("ds-mon-connections-refused-by-reason").asString(),
+                    "connection_limit 0");
+
+            verified.answered(false);
+            Entry caches = b.getEntry(MonitorBackend.BASE_DN.child("cn", "Credential Caches"));
+            assertEquals(caches.parseAttribute("ds-mon-verified-credentials-misses").asLong(), Long.valueOf(1));
+            assertEquals(caches.parseAttribute("ds-mon-bind-cache-hits").asLong(), Long.valueOf(3));
+            assertEquals(caches.parseAttribute("ds-mon-bind-cache-misses").asLong(), Long.valueOf(4));
+        }
     }
 }

@@ -156,4 +156,43 @@ public class PasswordAttributeVerifiedCredentialsTest {
         }
         assertFalse(passwords.anyMatches(e, WRONG, Pacer.NONE));
     }
+
+    /**
+     * Each check that asks the cache counts once, a hit or a miss; the look-ups that only decide where a bind
+     * runs ({@code workFactor}, an undecided answer without deriving) count nothing.
+     */
+    @Test
+    public void eachCheckThatAsksCountsOneHitOrOneMiss() {
+        VerifiedCredentials cache = new VerifiedCredentials(100, new SecureRandom());
+        PasswordAttribute passwords = new PasswordAttribute(SCHEMA, SCHEMES, cache);
+        Entry costly = entry("uid=u,dc=example,dc=com", pbkdf2(RIGHT), pbkdf2(WRONG));
+        assertEquals(passwords.matchingSchemeWithoutDeriving(costly, RIGHT), PasswordAttribute.UNDECIDED);
+        passwords.workFactor(costly, RIGHT);
+        assertEquals(cache.hits() + cache.misses(), 0, "deciding where to check is not a check");
+        assertTrue(passwords.anyMatches(costly, RIGHT, Pacer.NONE));
+        assertEquals(cache.misses(), 1, "two values looked up, one check");
+        passwords.workFactor(costly, RIGHT);
+        assertTrue(passwords.anyMatches(costly, RIGHT, Pacer.NONE));
+        assertEquals(passwords.matchesWithoutDeriving(costly, RIGHT), java.util.Optional.of(true));
+        assertEquals(cache.hits(), 2);
+        passwords.anyMatches(entry("uid=c,dc=example,dc=com", ssha(RIGHT)), RIGHT, Pacer.NONE);
+        assertEquals(cache.hits() + cache.misses(), 3, "a cheap value never asks the cache");
+    }
+
+    /** The scheme of the value that matched, whether derived or answered by a record; none for no match. */
+    @Test
+    public void theMatchingSchemeIsTheMatchingValuesOwn() {
+        PasswordAttribute passwords = new PasswordAttribute(SCHEMA, SCHEMES,
+                new VerifiedCredentials(100, new SecureRandom()));
+        List<String> labels = PasswordSchemes.schemeLabels();
+        Entry e = entry("uid=u,dc=example,dc=com", ssha(WRONG), pbkdf2(RIGHT));
+        assertEquals(labels.get(passwords.matchingScheme(e, RIGHT, Pacer.NONE)), "PBKDF2-HMAC-SHA256");
+        assertEquals(labels.get(passwords.matchingSchemeWithoutDeriving(e, RIGHT)), "PBKDF2-HMAC-SHA256",
+                "from the record");
+        assertEquals(labels.get(passwords.matchingScheme(e, WRONG, Pacer.NONE)), "SSHA");
+        assertEquals(passwords.matchingScheme(e, ByteString.valueOfUtf8("neither"), Pacer.NONE),
+                PasswordSchemes.NO_MATCH);
+        PasswordAttribute clear = new PasswordAttribute(SCHEMA, new PasswordSchemes("SSHA", true));
+        assertEquals(labels.get(clear.matchingScheme(List.of(RIGHT), RIGHT, Pacer.NONE)), PasswordSchemes.CLEAR_TEXT);
+    }
 }

@@ -31,7 +31,6 @@ public class VerifiedCredentialsTest {
         c.remember(ALICE, STORED, c.mac(RIGHT));
         assertTrue(c.holds(ALICE, STORED, c.mac(RIGHT)));
         assertEquals(c.size(), 1);
-        assertEquals(c.hits(), 1);
     }
 
     @Test
@@ -40,7 +39,6 @@ public class VerifiedCredentialsTest {
         c.remember(ALICE, STORED, c.mac(RIGHT));
         assertFalse(c.holds(ALICE, STORED, c.mac(WRONG)));
         assertFalse(c.holds(ALICE, STORED, c.mac(ByteString.valueOfUtf8("right passwor"))));
-        assertEquals(c.hits(), 0);
     }
 
     @Test
