@@ -23,6 +23,7 @@ import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BindAttributes;
 import io.bindfirst.server.auth.BoundConnection;
+import io.bindfirst.server.auth.ExactMatchIdentityMapper;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backend;
@@ -96,6 +97,11 @@ public final class DirectoryServer implements AutoCloseable {
         try {
             schema = SchemaLoader.load(config.schemaDirectory());
         } catch (SchemaLoadException e) {
+            throw new ServerStartException(e.getMessage(), e);
+        }
+        try {
+            new ExactMatchIdentityMapper(config.sasl().identityMapper(), schema); // its attribute types exist
+        } catch (IllegalArgumentException e) {
             throw new ServerStartException(e.getMessage(), e);
         }
         PasswordSchemes schemes;
@@ -173,7 +179,7 @@ public final class DirectoryServer implements AutoCloseable {
                     new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN), accessLog,
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
-                            tls != null && tls.requestsClientCertificates()),
+                            tls != null && tls.requestsClientCertificates(), config.sasl().plainEnabled()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
                     accounts, operationCounts);

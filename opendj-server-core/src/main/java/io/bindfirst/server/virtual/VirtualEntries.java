@@ -41,10 +41,11 @@ public final class VirtualEntries {
      *        {@code cn=monitor}), listed as OpenDJ lists them, in {@code ds-private-naming-contexts}
      * @param startTls whether the LDAP listener offers StartTLS (the root DSE lists it only then)
      * @param saslExternal whether client certificates are asked for (EXTERNAL is listed only then)
+     * @param saslPlain whether SASL PLAIN is enabled (listed only then)
      */
     public VirtualEntries(Schema schema, List<DN> namingContexts, List<DN> privateSuffixes, boolean startTls,
-                          boolean saslExternal) {
-        this.rootDse = rootDse(schema, namingContexts, privateSuffixes, startTls, saslExternal);
+                          boolean saslExternal, boolean saslPlain) {
+        this.rootDse = rootDse(schema, namingContexts, privateSuffixes, startTls, saslExternal, saslPlain);
         this.schemaEntry = schemaEntry(schema);
     }
 
@@ -57,7 +58,7 @@ public final class VirtualEntries {
     }
 
     private static Entry rootDse(Schema schema, List<DN> namingContexts, List<DN> privateSuffixes,
-                                 boolean startTls, boolean saslExternal) {
+                                 boolean startTls, boolean saslExternal, boolean saslPlain) {
         Entry e = new LinkedHashMapEntry(DN.rootDN());
         e.addAttribute("objectClass", "top", "ds-root-dse");
         for (DN dn : namingContexts) {
@@ -76,6 +77,9 @@ public final class VirtualEntries {
         }
         if (saslExternal) {
             e.addAttribute("supportedSASLMechanisms", "EXTERNAL");
+        }
+        if (saslPlain) {
+            e.addAttribute("supportedSASLMechanisms", "PLAIN");
         }
         // The Password Policy control is answered on binds (accountLocked); other operations ignore it.
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY);
