@@ -1,8 +1,12 @@
 package io.bindfirst.server.core;
 
+import java.io.IOException;
 import java.util.Locale;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.io.ASN1;
+import org.forgerock.opendj.io.ASN1Reader;
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
@@ -75,6 +79,26 @@ record AuthorizationIdentity(AuthenticationInfo as, Entry entry, Backend backend
             return null;
         }
         return new AuthorizationIdentity(AuthenticationInfo.user(entry).withAuthMethod(authMethod), entry, backend);
+    }
+
+    /**
+     * The authorization identity a Proxied Authorization control's value holds: the identity itself (RFC 4370), or,
+     * as some clients send it (OpenDJ accepts it too), wrapped in a BER OCTET STRING. No identity begins with that
+     * tag's byte (0x04), so the two cannot be confused.
+     */
+    static String ofControlValue(ByteString value) {
+        if (value.length() > 0 && value.byteAt(0) == 0x04) {
+            try {
+                ASN1Reader reader = ASN1.getReader(value);
+                ByteString inner = reader.readOctetString();
+                if (!reader.hasNextElement()) {
+                    return inner.toString();
+                }
+            } catch (IOException | RuntimeException e) { // DecodeException is an IOException
+                // not BER: taken as it is, and refused as no identity below
+            }
+        }
+        return value.toString();
     }
 
     /**
