@@ -99,6 +99,7 @@ public class ProxiedAuthorizationTest {
         assertEquals(whoAmI(root, as("dn:" + TestServer.user(1))), "dn:" + TestServer.user(1));
         assertEquals(whoAmI(root, as("u:user.2")), "dn:" + TestServer.user(2));
         assertEquals(whoAmI(root, as("")), "", "empty: anonymous");
+        assertEquals(whoAmI(root, as("dn:" + TestServer.ROOT_DN)), "dn:cn=Directory Manager,cn=Root DNs,cn=config");
         assertEquals(whoAmI(root), "dn:cn=Directory Manager,cn=Root DNs,cn=config", "only that operation");
     }
 
@@ -168,6 +169,8 @@ public class ProxiedAuthorizationTest {
                 assertEquals(code(() -> anonymous.processExtendedOperation(whoAmIAs("dn:" + TestServer.user(8)))),
                         ResultCode.AUTHORIZATION_DENIED, "nor may anonymous");
             }
+            assertEquals(code(() -> user.processExtendedOperation(whoAmIAs("dn:" + TestServer.ROOT_DN))),
+                    ResultCode.AUTHORIZATION_DENIED, "least of all as a root user");
             assertEquals(whoAmI(user), "dn:" + TestServer.user(7), "the connection is still the user's");
         }
     }
