@@ -26,7 +26,7 @@ import io.bindfirst.server.pwd.SchemeCosts;
  * @param ldapsListener the LDAPS listener (TLS from the first byte), or {@code null} when disabled
  * @param tls the key, certificate and protocols of TLS, or {@code null} when no key manager is enabled (then
  *        neither LDAPS nor StartTLS is offered)
- * @param securePasswordBinds which clients must use TLS for a simple bind with a password
+ * @param securePasswordBinds which clients must use TLS for a simple bind with a password, or SASL PLAIN
  * @param limits server-wide search limits, which root users are exempt from
  * @param workQueue the operation worker pool
  * @param passwords password storage settings
@@ -129,7 +129,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
     /**
      * {@code ds-cfg-require-secure-password-binds} on {@code cn=config}: which clients get
-     * confidentialityRequired for a simple bind with a password on a connection without TLS.
+     * confidentialityRequired for a simple bind with a password (or SASL PLAIN) on a connection without TLS.
      */
     public enum SecurePasswordBinds {
         /** Every client, loopback included. */
