@@ -30,6 +30,7 @@ import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BindAttributes;
 import io.bindfirst.server.auth.BoundConnection;
+import io.bindfirst.server.auth.ExactMatchIdentityMapper;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backend;
@@ -107,6 +108,11 @@ public final class DirectoryServer implements AutoCloseable {
         } catch (SchemaLoadException e) {
             throw new ServerStartException(e.getMessage(), e);
         }
+        try {
+            new ExactMatchIdentityMapper(config.sasl().identityMapper(), schema); // its attribute types exist
+        } catch (IllegalArgumentException e) {
+            throw new ServerStartException(e.getMessage(), e);
+        }
         PasswordSchemes schemes;
         try {
             schemes = new PasswordSchemes(config.passwords().defaultScheme(), config.passwords().allowClearText(),
@@ -182,7 +188,7 @@ public final class DirectoryServer implements AutoCloseable {
                     accessPolicy(config, schema, passwords, backends, configSuffix), accessLog,
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
-                            tls != null && tls.requestsClientCertificates()),
+                            tls != null && tls.requestsClientCertificates(), config.sasl().plainEnabled()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
                     accounts, operationCounts);

@@ -18,20 +18,22 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.PLAINBindRequest;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.extensions.PasswordModifyExtendedRequest;
 
 /**
  * No password, and no stored password value, in any log: a server in its own process (as bin/start-ds runs it,
  * with the shipped configuration's access log and its whole output kept in logs/server.out) sees binds right and
- * wrong, adds, modifies and Password Modify requests right and wrong, compares and filters naming passwords; once
- * it has stopped, every file under its logs/ is read for each password and each stored value.
+ * wrong (simple and SASL PLAIN), adds, modifies and Password Modify requests right and wrong, compares and filters
+ * naming passwords; once it has stopped, every file under its logs/ is read for each password and each stored
+ * value.
  */
 public class LogSecretsTest {
     private static final String[] SECRETS = {
         "Sekrit-set-by-root-1", "Sekrit-changed-by-user-2", "Sekrit-wrong-bind-3", "Sekrit-added-4",
         "Sekrit-compared-5", "Sekrit-in-a-filter-6", "Sekrit-wrong-old-7", "Sekrit-unknown-dn-8",
-        "Sekrit-refused-add-9"
+        "Sekrit-refused-add-9", "Sekrit-plain-wrong-10"
     };
 
     @Test(timeOut = 300_000)
@@ -50,6 +52,8 @@ public class LogSecretsTest {
                 try (LDAPConnection c = new LDAPConnection("127.0.0.1", server.port())) {
                     refused(() -> c.bind(user, SECRETS[2]));
                     refused(() -> c.bind("uid=nobody," + TestServer.PEOPLE, SECRETS[7]));
+                    c.bind(new PLAINBindRequest("u:user.1", SECRETS[1]));
+                    refused(() -> c.bind(new PLAINBindRequest("dn:" + user, SECRETS[9])));
                     c.search(TestServer.PEOPLE, SearchScope.SUB, "(userPassword=" + SECRETS[5] + ")");
                 }
                 root.add(added, new Attribute("objectClass", "top", "person", "organizationalPerson",

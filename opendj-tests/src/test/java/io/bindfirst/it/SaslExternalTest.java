@@ -13,9 +13,9 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.sdk.BindResult;
 import com.unboundid.ldap.sdk.EXTERNALBindRequest;
 import com.unboundid.ldap.sdk.ExtendedResult;
+import com.unboundid.ldap.sdk.GenericSASLBindRequest;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
-import com.unboundid.ldap.sdk.PLAINBindRequest;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
@@ -117,7 +117,7 @@ public class SaslExternalTest extends SaslExternalServer {
         try (LDAPConnection c = ldaps(null)) {
             assertTrue(c.getRootDSE().supportsSASLMechanism("EXTERNAL"));
             LDAPException e = expectThrows(LDAPException.class,
-                    () -> c.bind(new PLAINBindRequest("dn:" + TestServer.user(1), TestServer.USER_PASSWORD)));
+                    () -> c.bind(new GenericSASLBindRequest(null, "CRAM-MD5", null)));
             assertEquals(e.getResultCode(), ResultCode.AUTH_METHOD_NOT_SUPPORTED);
         }
     }

@@ -51,6 +51,14 @@ public class StartupSafetyTest {
     }
 
     @Test
+    public void anIdentityMapperMatchAttributeOutsideTheSchemaStopsTheStart() throws Exception {
+        ServerConfig c = config("ds-cfg-match-attribute: uid", "ds-cfg-match-attribute: noSuchAttribute");
+        ServerStartException e = expectThrows(ServerStartException.class, () -> DirectoryServer.start(c));
+        assertTrue(e.getMessage().startsWith("cn=Exact Match,cn=Identity Mappers,cn=config: ds-cfg-match-attribute: "
+                + "'noSuchAttribute' is not an attribute type"), e.getMessage());
+    }
+
+    @Test
     public void bindCeilingModeIsRefusedOnANonLoopbackListener() throws Exception {
         ServerConfig c = config(LDAP_LOOPBACK, LDAP_WILDCARD)
                 .withBindCeiling(true);

@@ -29,6 +29,9 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
     /** SASL EXTERNAL: the client certificate of the TLS layer. */
     public static final String SSL = "ssl";
 
+    /** The prefix of {@link #sasl}'s words. */
+    private static final String SASL = "sasl ";
+
     /** The state of every new connection and of every connection whose bind failed (RFC 4513 4). */
     public static final AuthenticationInfo ANONYMOUS = new AuthenticationInfo(null, false, -1, -1);
 
@@ -49,6 +52,11 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
                 limit(entry, "ds-rlim-time-limit"),
                 reset != null && !reset.isEmpty() && "true".equalsIgnoreCase(reset.firstValueAsString()), SIMPLE,
                 Privileges.of(entry));
+    }
+
+    /** The {@link #authMethod()} of a SASL bind with {@code mechanism} (not EXTERNAL: that is {@link #SSL}). */
+    public static String sasl(String mechanism) {
+        return SASL + mechanism;
     }
 
     public static AuthenticationInfo rootUser(DN dn) {

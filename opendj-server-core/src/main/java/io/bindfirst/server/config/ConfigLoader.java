@@ -49,6 +49,11 @@ public final class ConfigLoader {
      */
     static final int DEFAULT_HANDSHAKE_THREADS = 2;
     static final DN SASL_EXTERNAL = DN.valueOf(ServerConfig.Tls.SASL_EXTERNAL);
+    static final DN SASL_PLAIN = DN.valueOf(ServerConfig.Sasl.PLAIN);
+    static final DN IDENTITY_MAPPER = DN.valueOf(ServerConfig.IdentityMapper.ENTRY);
+    /** An attribute description's type: a name (RFC 4512 keystring) or a numeric OID. */
+    private static final java.util.regex.Pattern ATTRIBUTE_TYPE =
+            java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9-]*|[0-9]+(\\.[0-9]+)+");
     static final DN PASSWORDS = DN.valueOf("cn=Password Storage Schemes,cn=config");
     static final DN ROOT_DNS = DN.valueOf("cn=Root DNs,cn=config");
     static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
@@ -218,8 +223,55 @@ public final class ConfigLoader {
             ErrorLogConfig.read(errorLogger, instanceRoot); // checked here; installed by the process (Launcher)
         }
         return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
-                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, httpMetrics(),
+                workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, httpMetrics(), sasl(backends),
                 List.copyOf(entries.values()));
+    }
+
+    /**
+     * PLAIN (on unless its entry says otherwise) and the identity mapper. A match base DN must lie in a user
+     * backend, or above one: anywhere else there is nothing to find (the configuration's entries never map).
+     */
+    private ServerConfig.Sasl sasl(List<BackendConfig> backends) throws ConfigException {
+        Entry plain = entries.get(SASL_PLAIN);
+        boolean plainEnabled = plain == null || bool(plain, "ds-cfg-enabled", true);
+        if (plain != null) {
+            String named = single(plain, "ds-cfg-identity-mapper");
+            if (named != null && !dn(plain, "ds-cfg-identity-mapper", named).equals(IDENTITY_MAPPER)) {
+                throw new ConfigException(SASL_PLAIN + ": ds-cfg-identity-mapper: '" + named + "' is not the identity "
+                        + "mapper: the server has one, " + IDENTITY_MAPPER);
+            }
+        }
+        Entry mapper = entries.get(IDENTITY_MAPPER);
+        if (mapper == null) {
+            return new ServerConfig.Sasl(plainEnabled, ServerConfig.IdentityMapper.DEFAULT);
+        }
+        List<String> attributes = strings(mapper, "ds-cfg-match-attribute");
+        for (String a : attributes) {
+            if (!ATTRIBUTE_TYPE.matcher(a).matches()) {
+                throw new ConfigException(IDENTITY_MAPPER + ": ds-cfg-match-attribute: '" + a + "' is not an "
+                        + "attribute type name or OID");
+            }
+        }
+        if (attributes.isEmpty()) {
+            attributes = ServerConfig.IdentityMapper.DEFAULT.matchAttributes();
+        }
+        List<DN> bases = new ArrayList<>();
+        for (ByteString v : values(mapper, "ds-cfg-match-base-dn")) {
+            DN base = dn(mapper, "ds-cfg-match-base-dn", v.toString().trim());
+            boolean inUserData = false;
+            for (BackendConfig b : backends) {
+                for (DN suffix : b.baseDNs()) {
+                    inUserData |= base.isSubordinateOrEqualTo(suffix) || suffix.isSubordinateOrEqualTo(base);
+                }
+            }
+            if (!inUserData) {
+                throw new ConfigException(IDENTITY_MAPPER + ": ds-cfg-match-base-dn: '" + base + "' is in no "
+                        + "user backend and above none");
+            }
+            bases.add(base);
+        }
+        return new ServerConfig.Sasl(plainEnabled,
+                new ServerConfig.IdentityMapper(bool(mapper, "ds-cfg-enabled", true), attributes, bases));
     }
 
     /** The HTTP listener for metrics and health probes: off when its entry is absent, on unless disabled there. */

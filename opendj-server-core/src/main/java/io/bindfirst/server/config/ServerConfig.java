@@ -26,7 +26,7 @@ import io.bindfirst.server.pwd.SchemeCosts;
  * @param ldapsListener the LDAPS listener (TLS from the first byte), or {@code null} when disabled
  * @param tls the key, certificate and protocols of TLS, or {@code null} when no key manager is enabled (then
  *        neither LDAPS nor StartTLS is offered)
- * @param securePasswordBinds which clients must use TLS for a simple bind with a password
+ * @param securePasswordBinds which clients must use TLS for a simple bind with a password, or SASL PLAIN
  * @param limits server-wide search limits, which root users are exempt from
  * @param workQueue the operation worker pool
  * @param passwords password storage settings
@@ -36,6 +36,7 @@ import io.bindfirst.server.pwd.SchemeCosts;
  * @param plugins the enabled plugins, in configuration order
  * @param accessLog the access log file and its rotation, or {@code null} when disabled
  * @param httpMetrics the HTTP listener for Prometheus and health probes (on or off, where)
+ * @param sasl the SASL mechanisms besides EXTERNAL (whose settings are TLS's) and the identity mapper
  * @param entries the configuration entries as read, served read-only under {@code cn=config}
  */
 public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Listener ldapsListener,
@@ -43,7 +44,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
                            WorkQueue workQueue, Passwords passwords, List<RootUser> rootUsers,
                            List<BackendConfig> backends, Map<String, Integer> sampleEntries,
                            List<PluginConfig> plugins, AccessLogFile accessLog, HttpMetrics httpMetrics,
-                           List<Entry> entries) {
+                           Sasl sasl, List<Entry> entries) {
 
     public ServerConfig {
         rootUsers = List.copyOf(rootUsers);
@@ -88,8 +89,47 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     }
 
     /**
+     * The SASL mechanisms whose settings are not TLS's, and the identity mapper.
+     *
+     * @param plainEnabled whether PLAIN (RFC 4616) is offered ({@code ds-cfg-enabled} of {@link #PLAIN})
+     * @param identityMapper how a user name (a PLAIN authentication identity, a {@code u:} authorization
+     *        identity) is turned into an entry
+     */
+    public record Sasl(boolean plainEnabled, IdentityMapper identityMapper) {
+        public static final String PLAIN = "cn=PLAIN,cn=SASL Mechanisms,cn=config";
+        /** PLAIN offered, names mapped by {@code uid} in every user naming context: the shipped settings. */
+        public static final Sasl DEFAULTS = new Sasl(true, IdentityMapper.DEFAULT);
+
+        public Sasl withPlainEnabled(boolean on) {
+            return new Sasl(on, identityMapper);
+        }
+
+        public Sasl withIdentityMapper(IdentityMapper mapper) {
+            return new Sasl(plainEnabled, mapper);
+        }
+    }
+
+    /**
+     * {@code cn=Exact Match,cn=Identity Mappers,cn=config}, OpenDJ's "Exact Match" identity mapper: a name maps
+     * to the one entry that holds it as a value of one of the match attributes (by their equality rules).
+     *
+     * @param enabled whether names are mapped at all; when not, only {@code dn:} identities are accepted
+     * @param matchAttributes the attribute types whose values are compared with the name
+     * @param matchBaseDNs where the entries are looked for; empty = every user naming context
+     */
+    public record IdentityMapper(boolean enabled, List<String> matchAttributes, List<DN> matchBaseDNs) {
+        public static final String ENTRY = "cn=Exact Match,cn=Identity Mappers,cn=config";
+        public static final IdentityMapper DEFAULT = new IdentityMapper(true, List.of("uid"), List.of());
+
+        public IdentityMapper {
+            matchAttributes = List.copyOf(matchAttributes);
+            matchBaseDNs = List.copyOf(matchBaseDNs);
+        }
+    }
+
+    /**
      * {@code ds-cfg-require-secure-password-binds} on {@code cn=config}: which clients get
-     * confidentialityRequired for a simple bind with a password on a connection without TLS.
+     * confidentialityRequired for a simple bind with a password (or SASL PLAIN) on a connection without TLS.
      */
     public enum SecurePasswordBinds {
         /** Every client, loopback included. */
@@ -452,27 +492,28 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withListener(Listener newListener) {
         return new ServerConfig(instanceRoot, schemaDirectory, newListener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 
     /** @param newAccessLog the access log and its rotation, or {@code null} for none */
     public ServerConfig withAccessLog(AccessLogFile newAccessLog) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, newAccessLog, httpMetrics, entries);
+                rootUsers, backends, sampleEntries, plugins, newAccessLog, httpMetrics, sasl, entries);
     }
 
     /** @param newLdaps the LDAPS listener, or {@code null} for none */
     public ServerConfig withLdapsListener(Listener newLdaps) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, newLdaps, tls, securePasswordBinds, limits,
-                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                entries);
     }
 
     /** @param newTls the TLS settings, or {@code null} for no TLS at all */
     public ServerConfig withTls(Tls newTls) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, newTls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog,
-                httpMetrics, entries);
+                httpMetrics, sasl, entries);
     }
 
     /** The same backends with one more equality index on each ({@code ds-cfg-equality-index}). */
@@ -486,24 +527,31 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, indexed, sampleEntries, plugins, accessLog,
-                httpMetrics, entries);
+                httpMetrics, sasl, entries);
     }
 
     public ServerConfig withHttpMetrics(HttpMetrics newHttpMetrics) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, newHttpMetrics,
-                entries);
+                sasl, entries);
+    }
+
+    public ServerConfig withSasl(Sasl newSasl) {
+        return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
+                limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics,
+                newSasl, entries);
     }
 
     public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
-                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                entries);
     }
 
     public ServerConfig withPasswords(Passwords newPasswords) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, newPasswords, rootUsers, backends, sampleEntries, plugins, accessLog,
-                httpMetrics, entries);
+                httpMetrics, sasl, entries);
     }
 
     public ServerConfig withListenPort(int port) {
@@ -517,26 +565,26 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withLimits(Limits newLimits) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 newLimits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 
     /** The same configuration with these password policies (tests; a server reads them from cn=config). */
     public ServerConfig withPasswordPolicies(PasswordPolicies policies) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords.withPolicies(policies),
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 
     public ServerConfig withWorkQueue(WorkQueue newWorkQueue) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, newWorkQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 
     public ServerConfig withSampleEntries(Map<String, Integer> newSampleEntries) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, newSampleEntries, plugins, accessLog, httpMetrics, entries);
+                rootUsers, backends, newSampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 
     /**
@@ -559,7 +607,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics,
-                changed);
+                sasl, changed);
     }
 
     /** One more root user (not added to {@link #entries}, which mirror the file as read). */
@@ -568,7 +616,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         more.add(rootUser);
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                more, backends, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                more, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 
     /**
@@ -587,6 +635,6 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, changed, sampleEntries, plugins, accessLog, httpMetrics, entries);
+                rootUsers, changed, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
     }
 }

@@ -26,6 +26,8 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
+import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.CertificateMapping;
@@ -50,8 +52,11 @@ import io.bindfirst.server.virtual.VirtualEntries;
  * users exist.
  */
 public class BindOperation extends Operation {
-    /** The one SASL mechanism offered (RFC 4422 appendix A). */
+    /** SASL EXTERNAL (RFC 4422 appendix A): the client certificate of the TLS layer. */
     public static final String SASL_EXTERNAL = "EXTERNAL";
+    /** SASL PLAIN (RFC 4616): a user name and its password. */
+    public static final String SASL_PLAIN = "PLAIN";
+    private static final String PLAIN_METHOD = AuthenticationInfo.sasl(SASL_PLAIN);
 
     private final int version;
     private final GenericBindRequest request;
@@ -62,6 +67,11 @@ public class BindOperation extends Operation {
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
     /** The storage scheme of the password value that matched (its number), for the bind's time; none yet. */
     private int scheme = PasswordSchemes.NO_MATCH;
+    /**
+     * A PLAIN bind's authorization identity ({@code ""}: the authentication identity's own); {@code null} for
+     * every other bind, whose success is the authenticated user's.
+     */
+    private String plainAuthzId;
 
     public BindOperation(ServerContext server, Session session, int messageId, int version,
                          GenericBindRequest request) {
@@ -122,7 +132,7 @@ public class BindOperation extends Operation {
         }
         if (request.getAuthenticationType() != LDAP.TYPE_AUTHENTICATION_SIMPLE) {
             return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED,
-                    "Only simple authentication and SASL EXTERNAL are supported");
+                    "Only simple authentication and SASL EXTERNAL and PLAIN are supported");
         }
         ByteString password = ByteString.wrap(request.getAuthenticationValue());
         String name = request.getName();
@@ -139,9 +149,7 @@ public class BindOperation extends Operation {
         }
         if (!passwordMayTravelInClear() && session.securityStrength() == 0) {
             // RFC 4513 5.1.3 / 6.3.1: refused whether or not the password is right, so this says nothing about it.
-            return errorResult(ResultCode.CONFIDENTIALITY_REQUIRED, "A simple bind with a password needs a "
-                    + "connection protected by TLS from this client: use LDAPS or StartTLS "
-                    + "(ds-cfg-require-secure-password-binds)");
+            return passwordNeedsTls("A simple bind");
         }
         DN dn;
         try {
@@ -149,15 +157,28 @@ public class BindOperation extends Operation {
         } catch (LocalizedIllegalArgumentException e) {
             return errorResult(ResultCode.INVALID_DN_SYNTAX, "The bind DN is not a valid DN");
         }
-        bindDN = dn;
+        return passwordBind(dn, password);
+    }
 
+    private Result passwordNeedsTls(String what) {
+        return errorResult(ResultCode.CONFIDENTIALITY_REQUIRED, what + " with a password needs a "
+                + "connection protected by TLS from this client: use LDAPS or StartTLS "
+                + "(ds-cfg-require-secure-password-binds)");
+    }
+
+    /**
+     * The password check of a simple bind and of SASL PLAIN, once the DN is known: a root user, or an entry under
+     * its account's password policy; inline when the entry is in memory and its check is cheap.
+     */
+    private Result passwordBind(DN dn, ByteString password) {
+        bindDN = dn;
         ServerConfig.RootUser root = server.rootUsers().find(dn);
         if (root != null) {
             // A root password may be stored with a costly scheme; root binds are rare: never inline.
             return onWorkers(() -> {
                 scheme = server.rootUsers().matchingScheme(root, password);
                 return scheme != PasswordSchemes.NO_MATCH
-                        ? success(AuthenticationInfo.rootUser(root.dn())) : invalidCredentials();
+                        ? authenticated(AuthenticationInfo.rootUser(root.dn())) : invalidCredentials();
             });
         }
         Backend backend = server.backends().backendFor(dn);
@@ -203,9 +224,12 @@ public class BindOperation extends Operation {
         } catch (IOException | RuntimeException e) { // DecodeException is an IOException
             return errorResult(ResultCode.PROTOCOL_ERROR, "The SASL credentials cannot be decoded");
         }
+        if (SASL_PLAIN.equals(mechanism) && server.config().sasl().plainEnabled()) {
+            return plainBind(authzId); // what follows the mechanism: for EXTERNAL an authzId, for PLAIN all of it
+        }
         if (!SASL_EXTERNAL.equals(mechanism)) {
-            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED,
-                    "SASL mechanism " + mechanism + " is not supported: EXTERNAL is");
+            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL mechanism " + mechanism
+                    + " is not supported: EXTERNAL is" + (server.config().sasl().plainEnabled() ? ", and PLAIN" : ""));
         }
         ServerConfig.Tls tls = server.config().tls();
         if (tls == null || !tls.clientCertificates().requested()) {
@@ -256,6 +280,102 @@ public class BindOperation extends Operation {
             return unlessAWriteRaced(backend, dn,
                     success(AuthenticationInfo.user(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
         });
+    }
+
+    /**
+     * SASL PLAIN (RFC 4616): {@code [authzid] NUL authcid NUL passwd} in UTF-8. The authentication identity is
+     * {@code dn:<DN>}, or a user name ({@code u:<name>} or the bare name) that the identity mapper turns into
+     * its one entry; the password is then checked as a simple bind's is ({@link #passwordBind}: root users,
+     * password policy, lockout, the caches). Malformed credentials, a name that maps to no entry or to several,
+     * and a wrong password all answer invalidCredentials. Refused without TLS where a simple bind would be.
+     */
+    private Result plainBind(ByteString credentials) {
+        if (!passwordMayTravelInClear() && session.securityStrength() == 0) {
+            return passwordNeedsTls("A SASL PLAIN bind");
+        }
+        int first = indexOfNul(credentials, 0);
+        int second = first < 0 ? -1 : indexOfNul(credentials, first + 1);
+        if (second < 0 || indexOfNul(credentials, second + 1) >= 0 || second == first + 1
+                || second == credentials.length() - 1) {
+            return errorResult(ResultCode.INVALID_CREDENTIALS, "The SASL PLAIN credentials are not an optional "
+                    + "authorization identity, NUL, a user name, NUL and a password");
+        }
+        String authzId = credentials.subSequence(0, first).toString();
+        String authcId = credentials.subSequence(first + 1, second).toString();
+        ByteString password = credentials.subSequence(second + 1, credentials.length());
+        plainAuthzId = authzId;
+        if (authcId.regionMatches(true, 0, "dn:", 0, 3)) {
+            DN dn;
+            try {
+                dn = DN.valueOf(authcId.substring(3), server.schema());
+            } catch (LocalizedIllegalArgumentException e) {
+                return invalidCredentials();
+            }
+            if (dn.isRootDN()) {
+                return invalidCredentials();
+            }
+            // An authorization identity is resolved after the password check, which then must be free to block.
+            return authzId.isEmpty() ? passwordBind(dn, password) : onWorkers(() -> passwordBind(dn, password));
+        }
+        String name = authcId.regionMatches(true, 0, "u:", 0, 2) ? authcId.substring(2) : authcId;
+        return onWorkers(() -> {
+            Entry entry;
+            try {
+                entry = AuthorizationIdentity.mapper(server).map(name, server.backends());
+            } catch (BackendException e) {
+                return errorResult(e.resultCode(), e.getMessage());
+            }
+            return entry == null ? invalidCredentials() : passwordBind(entry.getName(), password);
+        });
+    }
+
+    private static int indexOfNul(ByteString bytes, int from) {
+        for (int i = from; i < bytes.length(); i++) {
+            if (bytes.byteAt(i) == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A PLAIN bind whose password matched {@code user}'s: the connection is authenticated as that user, or, with an
+     * authorization identity naming another, as that one if the access policy lets the user act as it
+     * ({@code mayProxyAs}). Refused, the answer is invalidCredentials (as OpenDJ answers it), with the reason.
+     * Runs on a worker whenever there is an authorization identity (it reads the backends).
+     */
+    private Result plainAuthorized(AuthenticationInfo user) {
+        AuthenticationInfo authenticated = user.withAuthMethod(PLAIN_METHOD);
+        if (plainAuthzId.isEmpty()) {
+            return success(authenticated);
+        }
+        long epoch = server.writeEpoch().current();
+        AuthorizationIdentity target;
+        try {
+            target = AuthorizationIdentity.resolve(server, plainAuthzId, PLAIN_METHOD);
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+        if (target == null || target.anonymous()) {
+            return errorResult(ResultCode.INVALID_CREDENTIALS,
+                    "The authorization identity names no user that can be acted as");
+        }
+        if (target.as().authenticationDN().equals(authenticated.authenticationDN())) {
+            return success(authenticated);
+        }
+        if (authenticated.mustChangePassword()) {
+            return errorResult(ResultCode.INVALID_CREDENTIALS, "An administrator reset this account's password: "
+                    + "change it before acting as another user");
+        }
+        AccessDecision allowed = server.accessPolicy().mayProxyAs(
+                new Requester(authenticated, session.clientAddress(), session.securityStrength()), target.entry());
+        if (!allowed.allowed()) {
+            return errorResult(ResultCode.INVALID_CREDENTIALS, allowed.message());
+        }
+        Result result = success(target.as());
+        // Root users live in the configuration, which does not change while the server runs.
+        return target.as().root() ? result
+                : unlessAWriteRaced(target.backend(), target.as().authenticationDN(), result, epoch);
     }
 
     /**
@@ -423,7 +543,10 @@ public class BindOperation extends Operation {
             return onWorkers(() -> graceLogin(backend, dn, entry, age.graceLoginsLeft() - 1));
         }
         AuthenticationInfo user = AuthenticationInfo.user(entry);
-        Result result = success(user);
+        Result result = authenticated(user);
+        if (result.getResultCode() != ResultCode.SUCCESS) {
+            return result; // a PLAIN bind's authorization identity was refused
+        }
         if (user.mustChangePassword() && wantsPolicyState) {
             result.addControl(PasswordPolicyResponseControl.newControl(PasswordPolicyErrorType.CHANGE_AFTER_RESET));
         } else if (age.secondsToExpiry() > 0 && wantsPolicyState) {
@@ -452,8 +575,8 @@ public class BindOperation extends Operation {
         if (refused != null) {
             return refused;
         }
-        Result result = success(AuthenticationInfo.user(entry));
-        if (wantsPolicyState) {
+        Result result = authenticated(AuthenticationInfo.user(entry));
+        if (wantsPolicyState && result.getResultCode() == ResultCode.SUCCESS) {
             result.addControl(PasswordPolicyResponseControl.newControl(
                     PasswordPolicyWarningType.GRACE_LOGINS_REMAINING, remaining));
         }
@@ -524,6 +647,14 @@ public class BindOperation extends Operation {
         return now != null && server.accounts().whyRefused(now) == null;
     }
 
+    /**
+     * The success of a password check: the connection is authenticated as {@code user}, or for a PLAIN bind as
+     * what its authorization identity names.
+     */
+    private Result authenticated(AuthenticationInfo user) {
+        return plainAuthzId == null ? success(user) : plainAuthorized(user);
+    }
+
     private Result success(AuthenticationInfo info) {
         outcome = info;
         if (!info.isAnonymous()) {
@@ -573,6 +704,15 @@ public class BindOperation extends Operation {
 
     @Override
     protected String logDetails(Result result) {
-        return outcome.isAnonymous() ? "" : AccessRecord.quoted("authDN", outcome.authenticationDN());
+        if (outcome.isAnonymous()) {
+            return "";
+        }
+        String authDN = AccessRecord.quoted("authDN", outcome.authenticationDN());
+        // A PLAIN bind authorized as another user: who proved the password, and whom the connection acts as.
+        if (plainAuthzId == null || plainAuthzId.isEmpty() || bindDN.equals(outcome.authenticationDN())) {
+            return authDN;
+        }
+        return AccessRecord.quoted("authDN", bindDN) + " "
+                + AccessRecord.quoted("authzDN", outcome.authenticationDN());
     }
 }

@@ -38,6 +38,12 @@ public final class CompareOperation extends Operation {
         return request.getControls();
     }
 
+    /** RFC 4370: a compare may run as another identity. */
+    @Override
+    protected boolean actsAsProxiedIdentity() {
+        return true;
+    }
+
     @Override
     protected Result execute() {
         DN dn = request.getName();

@@ -32,6 +32,12 @@ public final class ExtendedOperation extends Operation {
         return request.getControls();
     }
 
+    /** RFC 4370: Who am I? answers the identity acted as (RFC 4532 3). */
+    @Override
+    protected boolean actsAsProxiedIdentity() {
+        return true;
+    }
+
     @Override
     protected Result execute() {
         if (VirtualEntries.OID_WHO_AM_I.equals(request.getOID())) {
@@ -39,7 +45,7 @@ public final class ExtendedOperation extends Operation {
                 return errorResult(ResultCode.PROTOCOL_ERROR, "The Who am I? request takes no value");
             }
             return Responses.newWhoAmIExtendedResult(ResultCode.SUCCESS)
-                    .setAuthorizationID(session.authentication().authzId());
+                    .setAuthorizationID(requester().authzId());
         }
         // RFC 4511 4.12: an unrecognized request name gets protocolError.
         return errorResult(ResultCode.PROTOCOL_ERROR,

@@ -17,14 +17,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.plugin.PluginPhase;
 import io.bindfirst.server.plugin.PluginResult;
+import io.bindfirst.server.virtual.VirtualEntries;
 import io.bindfirst.server.work.WorkQueue;
 
 /**
@@ -50,6 +53,10 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private volatile boolean abandoned;
     private AuthenticationInfo requester;
     private Requester accessRequester;
+    /** The request's Proxied Authorization control (RFC 4370), found while the controls are checked; or null. */
+    private Control proxiedAuthorization;
+    /** Set when the operation runs as the identity a Proxied Authorization control named. */
+    private boolean proxied;
     private ResultCode resultCode;
     private EntryChange change;
     /** While the operation runs inline: where to continue if it finds work that may block; else null. */
@@ -108,6 +115,9 @@ public abstract class Operation implements Runnable, CompletedOperationView {
                     result.addControl(PasswordPolicyResponseControl.newControl(
                             PasswordPolicyErrorType.CHANGE_AFTER_RESET));
                 }
+            }
+            if (result == null && proxiedAuthorization != null) {
+                result = actAsProxiedIdentity(proxiedAuthorization);
             }
             if (result == null) {
                 result = execute();
@@ -233,8 +243,14 @@ public abstract class Operation implements Runnable, CompletedOperationView {
         long etime = System.nanoTime() - startNanos;
         timed(etime);
         try {
+            String details = logDetails(result);
+            if (proxied) { // whom the operation acted as; the connection's own identity is in its bind's record
+                String authz = AccessRecord.quoted("authzDN",
+                        requester.isAnonymous() ? "" : requester.authenticationDN());
+                details = details.isEmpty() ? authz : details + " " + authz;
+            }
             server.accessLog().log(new AccessRecord(System.currentTimeMillis(), kind(), session.id(),
-                    operationId, messageId, logDN(), resultCode.intValue(), etime, logDetails(result)));
+                    operationId, messageId, logDN(), resultCode.intValue(), etime, details));
             if (!abandoned) {
                 sink.send(result);
             }
@@ -251,14 +267,60 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     protected void timed(long etimeNanos) {
     }
 
-    /** Refuses a critical control this operation does not implement (RFC 4511 4.1.11). */
+    /**
+     * Refuses a critical control this operation does not implement (RFC 4511 4.1.11), and notes the Proxied
+     * Authorization control, which {@link #actAsProxiedIdentity} applies once the controls are known good.
+     */
     private Result checkControls(List<Control> controls) {
         for (Control c : controls) {
+            if (VirtualEntries.OID_PROXIED_AUTHZ_V2.equals(c.getOID())) {
+                if (!c.isCritical()) {
+                    // RFC 4370 3: the control must be critical, and a server must refuse it otherwise so.
+                    return errorResult(ResultCode.PROTOCOL_ERROR, "The proxied authorization control must be "
+                            + "critical");
+                }
+                if (proxiedAuthorization != null) {
+                    return errorResult(ResultCode.PROTOCOL_ERROR, "The proxied authorization control appears twice");
+                }
+                proxiedAuthorization = c;
+            }
             if (c.isCritical() && !understands(c.getOID())) {
                 return errorResult(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                         "The critical control " + c.getOID() + " is not supported for this operation");
             }
         }
+        return null;
+    }
+
+    /**
+     * RFC 4370: the operation runs as the identity the control names ({@code dn:}, {@code u:} mapped by the
+     * identity mapper, or empty for anonymous), if the access policy lets the requester act as it: from here on
+     * {@link #requester()} and {@link #accessRequester()} are that identity's, for access checks, search limits and
+     * {@code modifiersName}. An identity that names no entry, or one the requester may not act as:
+     * authorizationDenied. Runs on a worker (it may read the backends): no operation that takes it starts inline.
+     */
+    private Result actAsProxiedIdentity(Control control) {
+        if (!control.hasValue()) {
+            return errorResult(ResultCode.PROTOCOL_ERROR, "The proxied authorization control has no value");
+        }
+        AuthorizationIdentity target;
+        try {
+            target = AuthorizationIdentity.resolve(server, AuthorizationIdentity.ofControlValue(control.getValue()),
+                    requester.authMethod());
+        } catch (BackendException e) {
+            return errorResult(e.resultCode(), e.getMessage());
+        }
+        if (target == null) {
+            return errorResult(ResultCode.AUTHORIZATION_DENIED,
+                    "The proxied authorization identity names no user that can be acted as");
+        }
+        AccessDecision allowed = server.accessPolicy().mayProxyAs(accessRequester(), target.entry());
+        if (!allowed.allowed()) {
+            return errorResult(ResultCode.AUTHORIZATION_DENIED, allowed.message());
+        }
+        requester = target.as();
+        accessRequester = null; // taken again, for the new identity, on first use
+        proxied = true;
         return null;
     }
 
@@ -325,7 +387,17 @@ public abstract class Operation implements Runnable, CompletedOperationView {
      * this server holds no referral entries, so it changes nothing.
      */
     protected boolean understands(String oid) {
-        return io.bindfirst.server.virtual.VirtualEntries.OID_MANAGE_DSAIT.equals(oid);
+        return VirtualEntries.OID_MANAGE_DSAIT.equals(oid)
+                || VirtualEntries.OID_PROXIED_AUTHZ_V2.equals(oid) && actsAsProxiedIdentity();
+    }
+
+    /**
+     * Whether the operation takes the Proxied Authorization control (RFC 4370): searches, compares, writes and the
+     * extended operations that act for a user do; bind and StartTLS cannot (a critical one is refused as any
+     * control the operation does not implement).
+     */
+    protected boolean actsAsProxiedIdentity() {
+        return false;
     }
 
     protected abstract List<Control> requestControls();

@@ -48,6 +48,12 @@ public final class SearchOperation extends Operation {
         return request.getControls();
     }
 
+    /** RFC 4370: a search may run as another identity (access checks and limits are its). */
+    @Override
+    protected boolean actsAsProxiedIdentity() {
+        return true;
+    }
+
     /** Set when the filter was refused for its depth: nothing may walk it recursively, the log included. */
     private boolean filterTooDeep;
 
@@ -58,7 +64,7 @@ public final class SearchOperation extends Operation {
             return errorResult(ResultCode.ADMIN_LIMIT_EXCEEDED, "The filter nests more than " + FilterDepth.MAX
                     + " levels of AND, OR and NOT");
         }
-        AuthenticationInfo auth = session.authentication();
+        AuthenticationInfo auth = requester(); // a proxied authorization's identity has its own limits
         ServerConfig.Limits limits = server.config().limits();
         // A user's own limits (ds-rlim-*) replace the server-wide ones; root users have none.
         int serverSize = auth.root() ? 0 : auth.sizeLimit() >= 0 ? auth.sizeLimit() : limits.sizeLimit();

@@ -111,6 +111,12 @@ abstract class WriteOperation extends Operation {
         return PasswordPolicyRequestControl.OID.equals(oid) || super.understands(oid);
     }
 
+    /** RFC 4370: every write may run as another identity (access checks and modifiersName are its). */
+    @Override
+    protected boolean actsAsProxiedIdentity() {
+        return true;
+    }
+
     /** A refusal that the request alone justifies, or {@code null}; runs first. Sets what {@link #targetDN()} needs. */
     protected Result checkRequest() {
         return null;

@@ -28,6 +28,8 @@ public final class VirtualEntries {
     public static final String OID_AUTHZ_ID_REQUEST = "2.16.840.1.113730.3.4.16";
     /** RFC 3296 ManageDsaIT: accepted everywhere (this server holds no referral entries). */
     public static final String OID_MANAGE_DSAIT = "2.16.840.1.113730.3.4.2";
+    /** RFC 4370 Proxied Authorization v2: an operation runs as another identity. */
+    public static final String OID_PROXIED_AUTHZ_V2 = "2.16.840.1.113730.3.4.18";
     /** The Password Policy request and response control (draft-behera-ldap-password-policy). */
     public static final String OID_PASSWORD_POLICY = "1.3.6.1.4.1.42.2.27.8.5.1";
     /** RFC 3673 "+" returns all operational attributes. */
@@ -41,10 +43,11 @@ public final class VirtualEntries {
      *        {@code cn=monitor}), listed as OpenDJ lists them, in {@code ds-private-naming-contexts}
      * @param startTls whether the LDAP listener offers StartTLS (the root DSE lists it only then)
      * @param saslExternal whether client certificates are asked for (EXTERNAL is listed only then)
+     * @param saslPlain whether SASL PLAIN is enabled (listed only then)
      */
     public VirtualEntries(Schema schema, List<DN> namingContexts, List<DN> privateSuffixes, boolean startTls,
-                          boolean saslExternal) {
-        this.rootDse = rootDse(schema, namingContexts, privateSuffixes, startTls, saslExternal);
+                          boolean saslExternal, boolean saslPlain) {
+        this.rootDse = rootDse(schema, namingContexts, privateSuffixes, startTls, saslExternal, saslPlain);
         this.schemaEntry = schemaEntry(schema);
     }
 
@@ -57,7 +60,7 @@ public final class VirtualEntries {
     }
 
     private static Entry rootDse(Schema schema, List<DN> namingContexts, List<DN> privateSuffixes,
-                                 boolean startTls, boolean saslExternal) {
+                                 boolean startTls, boolean saslExternal, boolean saslPlain) {
         Entry e = new LinkedHashMapEntry(DN.rootDN());
         e.addAttribute("objectClass", "top", "ds-root-dse");
         for (DN dn : namingContexts) {
@@ -77,8 +80,12 @@ public final class VirtualEntries {
         if (saslExternal) {
             e.addAttribute("supportedSASLMechanisms", "EXTERNAL");
         }
+        if (saslPlain) {
+            e.addAttribute("supportedSASLMechanisms", "PLAIN");
+        }
         // The Password Policy control is answered on binds (accountLocked); other operations ignore it.
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY);
+        e.addAttribute("supportedControl", OID_PROXIED_AUTHZ_V2);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");
         e.addAttribute("vendorName", VENDOR_NAME);

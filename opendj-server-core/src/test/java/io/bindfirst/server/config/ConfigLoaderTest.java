@@ -449,4 +449,48 @@ public class ConfigLoaderTest {
                 () -> load(ConfigText.read(SHIPPED).set(HTTP, "ds-cfg-listen-port", "65536")));
         assertTrue(e.getMessage().startsWith(HTTP + ": ds-cfg-listen-port: '65536'"), e.getMessage());
     }
+
+    private static final String PLAIN = ServerConfig.Sasl.PLAIN;
+    private static final String MAPPER = ServerConfig.IdentityMapper.ENTRY;
+
+    @Test
+    public void plainIsOfferedAndNamesAreMappedByUidEverywhereAsShipped() throws Exception {
+        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        assertEquals(c.sasl(), ServerConfig.Sasl.DEFAULTS);
+        assertEquals(c.sasl(), new ServerConfig.Sasl(true,
+                new ServerConfig.IdentityMapper(true, java.util.List.of("uid"), java.util.List.of())));
+    }
+
+    @Test
+    public void plainCanBeDisabledAndTheMapperTakesSeveralAttributesAndBases() throws Exception {
+        ServerConfig c = load(ConfigText.read(SHIPPED).set(PLAIN, "ds-cfg-enabled", "false")
+                .set(MAPPER, "ds-cfg-match-attribute", "uid\nds-cfg-match-attribute: mail\n"
+                        + "ds-cfg-match-base-dn: ou=People,dc=example,dc=com\nds-cfg-match-base-dn: dc=com"));
+        assertFalse(c.sasl().plainEnabled());
+        assertEquals(c.sasl().identityMapper().matchAttributes(), java.util.List.of("uid", "mail"));
+        assertEquals(c.sasl().identityMapper().matchBaseDNs(),
+                java.util.List.of(DN.valueOf("ou=People,dc=example,dc=com"), DN.valueOf("dc=com")));
+    }
+
+    @Test
+    public void badMapperSettingsNameTheEntryAndTheAttribute() throws Exception {
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(MAPPER, "ds-cfg-match-attribute", "uid;x")));
+        assertTrue(e.getMessage().startsWith(MAPPER + ": ds-cfg-match-attribute: 'uid;x' is not"), e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED)
+                .set(MAPPER, "ds-cfg-match-attribute", "uid\nds-cfg-match-base-dn: not a dn")));
+        assertTrue(e.getMessage().startsWith(MAPPER + ": ds-cfg-match-base-dn: 'not a dn' is not a valid DN"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED)
+                .set(MAPPER, "ds-cfg-match-attribute", "uid\nds-cfg-match-base-dn: cn=config")));
+        assertTrue(e.getMessage().startsWith(MAPPER + ": ds-cfg-match-base-dn: 'cn=config' is in no user backend"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(PLAIN, "ds-cfg-identity-mapper", "cn=Other,cn=config")));
+        assertTrue(e.getMessage().startsWith(PLAIN + ": ds-cfg-identity-mapper: 'cn=Other,cn=config' is not"),
+                e.getMessage());
+        e = expectThrows(ConfigException.class,
+                () -> load(ConfigText.read(SHIPPED).set(PLAIN, "ds-cfg-enabled", "yes")));
+        assertTrue(e.getMessage().startsWith(PLAIN + ": ds-cfg-enabled: 'yes'"), e.getMessage());
+    }
 }
