@@ -156,11 +156,34 @@ public class ProxiedAuthorizationTest {
     }
 
     @Test
+    public void aUserWithTheProxiedAuthPrivilegeActsWhereAnAciGivesTheProxyRight() throws Exception {
+        String app = TestServer.user(12);
+        String aci = "(target=\"ldap:///uid=user.13," + TestServer.PEOPLE + "\")(version 3.0; acl \"app proxies\"; "
+                + "allow (proxy) userdn=\"ldap:///" + app + "\";)";
+        root.modify(app, new Modification(ModificationType.ADD, "ds-privilege-name", "proxied-auth"));
+        root.modify(TestServer.PEOPLE, new Modification(ModificationType.ADD, "aci", aci));
+        try (LDAPConnection user = server.bindAs(app, "password")) {
+            LDAPResult allowed = user.processExtendedOperation(whoAmIAs("dn:" + TestServer.user(13)));
+            assertEquals(allowed.getResultCode(), ResultCode.SUCCESS, allowed.toString());
+            assertEquals(((WhoAmIExtendedResult) allowed).getAuthorizationID(), "dn:" + TestServer.user(13));
+            LDAPResult elsewhere = user.processExtendedOperation(whoAmIAs("dn:" + TestServer.user(14)));
+            assertEquals(elsewhere.getResultCode(), ResultCode.AUTHORIZATION_DENIED, "no proxy right over user.14");
+        } finally {
+            root.modify(TestServer.PEOPLE, new Modification(ModificationType.DELETE, "aci", aci));
+            root.modify(app, new Modification(ModificationType.DELETE, "ds-privilege-name", "proxied-auth"));
+        }
+        try (LDAPConnection user = server.bindAs(app, "password")) {
+            assertEquals(user.processExtendedOperation(whoAmIAs("dn:" + TestServer.user(13))).getResultCode(),
+                    ResultCode.AUTHORIZATION_DENIED, "the privilege removed");
+        }
+    }
+
+    @Test
     public void aUserMayNotActAsAnother() throws Exception {
         try (LDAPConnection user = server.bindAs(TestServer.user(7), "password")) {
             LDAPResult refused = user.processExtendedOperation(whoAmIAs("dn:" + TestServer.user(8)));
             assertEquals(refused.getResultCode(), ResultCode.AUTHORIZATION_DENIED);
-            assertTrue(refused.getDiagnosticMessage().contains("Only root users may act as another user"),
+            assertTrue(refused.getDiagnosticMessage().contains("needs the proxied-auth privilege"),
                     refused.toString());
             SearchRequest search = new SearchRequest(TestServer.user(8), SearchScope.BASE, "(objectClass=*)");
             search.addControl(as("u:user.8"));
