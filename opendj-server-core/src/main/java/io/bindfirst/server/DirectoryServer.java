@@ -381,6 +381,26 @@ public final class DirectoryServer implements AutoCloseable {
         return connectionHandler.ldapsAddress();
     }
 
+    /**
+     * Reads the TLS key and certificate files again now, if they changed, instead of at the next periodic check
+     * (bin/reload-tls asks it with SIGHUP). New connections get the new certificate; established ones carry on.
+     *
+     * @return whether a new certificate is now in use ({@code false}: no TLS, the files unchanged, or unusable:
+     *         the server log says which)
+     */
+    public boolean reloadTls() {
+        if (tls == null) {
+            LOG.info("Asked to reload the TLS key and certificate, but TLS is not configured");
+            return false;
+        }
+        boolean reloaded = tls.reloadIfChanged();
+        if (!reloaded) {
+            LOG.info("Asked to reload the TLS key and certificate: no new certificate is in use (the files are "
+                    + "unchanged, or a warning above says why they cannot be used)");
+        }
+        return reloaded;
+    }
+
     /** Where the HTTP metrics listener is bound, or {@code null} when it is disabled. */
     public InetSocketAddress httpMetricsAddress() {
         return httpMetrics == null ? null : httpMetrics.address();

@@ -103,6 +103,7 @@ public final class Launcher {
             }
             stopped.countDown();
         }, "shutdown"));
+        reloadTlsOnHangUp(running);
         try {
             Files.createDirectories(pidFile.getParent());
             Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
@@ -145,5 +146,20 @@ public final class Launcher {
         System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] "
                 + "[--metrics-port N] [--benchmark-bind-ceiling]");
         System.exit(2);
+    }
+
+    /**
+     * SIGHUP (bin/reload-tls) reads the TLS files again at once, as daemons reload on a hang-up. Through the JDK's
+     * sun.misc.Signal, the one way to handle a signal in Java; where it is not available, the periodic check
+     * ({@code ds-cfg-reload-check-interval}) still reloads changed files.
+     */
+    private static void reloadTlsOnHangUp(DirectoryServer server) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> server.reloadTls());
+        } catch (IllegalArgumentException e) {
+            System.err.println("Warning: SIGHUP cannot be handled here (" + e.getMessage() + "); bin/reload-tls "
+                    + "will stop the server instead. Changed TLS files are still read within "
+                    + "ds-cfg-reload-check-interval.");
+        }
     }
 }

@@ -53,15 +53,23 @@ final class ForkedServer implements AutoCloseable {
     }
 
     static ForkedServer start(int users, List<String> jvmOpts) throws Exception {
+        return start(users, jvmOpts, java.util.function.UnaryOperator.identity());
+    }
+
+    /** @param config more edits of the instance's config.ldif before the start */
+    static ForkedServer start(int users, List<String> jvmOpts, java.util.function.UnaryOperator<ConfigText> config)
+            throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-bench-");
         Process p = null;
         Thread hook = null;
         try {
             TestServer.copyConfig(instance);
             Path ldif = instance.resolve("config/config.ldif");
-            ConfigText.read(ldif).set("ds-cfg-backend-id=userRoot,cn=Backends,cn=config", "ds-cfg-sample-entries",
+            ConfigText text = ConfigText.read(ldif).set("ds-cfg-backend-id=userRoot,cn=Backends,cn=config",
+                    "ds-cfg-sample-entries",
                     Integer.toString(users)).set("cn=Password Storage Schemes,cn=config",
-                    "ds-cfg-verified-credential-cache-size", Integer.toString(VERIFIED_CREDENTIAL_CACHE)).write(ldif);
+                    "ds-cfg-verified-credential-cache-size", Integer.toString(VERIFIED_CREDENTIAL_CACHE));
+            config.apply(text).write(ldif);
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOpts);
