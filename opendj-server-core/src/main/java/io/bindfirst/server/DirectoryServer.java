@@ -33,6 +33,7 @@ import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
+import io.bindfirst.server.group.Groups;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
 import io.bindfirst.server.metrics.HttpMetricsListener;
@@ -168,6 +169,8 @@ public final class DirectoryServer implements AutoCloseable {
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
                     monitor);
+            Groups groups = new Groups(schema, backends, Groups.memberOfAlias(config));
+            groups.load();
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     authenticatedUsers, new WriteEpoch(),
                     new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN), accessLog,
@@ -176,7 +179,7 @@ public final class DirectoryServer implements AutoCloseable {
                             tls != null && tls.requestsClientCertificates()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    accounts, operationCounts);
+                    accounts, operationCounts, groups);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,
@@ -220,6 +223,9 @@ public final class DirectoryServer implements AutoCloseable {
             try {
                 Class<? extends Plugin> type = Class.forName(pc.className()).asSubclass(Plugin.class);
                 out.add(type.getConstructor(ServerContext.class).newInstance(context));
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                // The plugin's constructor refused its configuration: its message names the entry and attribute.
+                throw new ServerStartException(String.valueOf(e.getCause().getMessage()), e.getCause());
             } catch (ReflectiveOperationException | ClassCastException e) {
                 throw new ServerStartException(pc.entry() + ": ds-cfg-java-class: cannot create plugin '"
                         + pc.className() + "' (" + e.getClass().getSimpleName() + "); it must implement "
