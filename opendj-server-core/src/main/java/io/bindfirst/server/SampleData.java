@@ -20,15 +20,23 @@ import io.bindfirst.server.pwd.PasswordStorageScheme;
 /**
  * The entries a first start creates: the suffix, {@code ou=People} and N users
  * {@code uid=user.N,ou=People,<suffix>} (inetOrgPerson with cn, sn, givenName, uid, mail and the password
- * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data. Generated
+ * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data; then, when there are
+ * users, {@code ou=Groups} with {@link #GROUPS} static groups, so isMemberOf shows something on a fresh instance:
+ * {@code cn=Administrators} (user.0 and user.1), {@code cn=Developers} (the first 100 users) and {@code cn=Staff}, a
+ * groupOfUniqueNames whose members are those two groups (nested). Generated
  * lazily so that 10,000 users never sit in memory at once. Public for {@code bin/setup}, which loads the same
  * data into a new instance (the suffix entry alone when it asks for no users: the first entry).
  */
 public final class SampleData implements Iterator<Entry> {
     public static final String PASSWORD = "password";
+    /** The entries after the users: ou=Groups and its groups. */
+    public static final int GROUP_ENTRIES = 4;
+    /** Members of cn=Developers: the first this many users. */
+    static final int DEVELOPERS = 100;
 
     private final DN suffix;
     private final DN people;
+    private final DN groups;
     private final int users;
     private final Schema schema;
     private final PasswordStorageScheme ssha;
@@ -40,6 +48,7 @@ public final class SampleData implements Iterator<Entry> {
     public SampleData(DN suffix, int users, Schema schema, PasswordStorageScheme ssha, PasswordAttribute passwords) {
         this.suffix = suffix;
         this.people = suffix.child("ou=People");
+        this.groups = suffix.child("ou=Groups");
         this.users = users;
         this.schema = schema;
         this.ssha = ssha;
@@ -49,7 +58,7 @@ public final class SampleData implements Iterator<Entry> {
 
     @Override
     public boolean hasNext() {
-        return next < users;
+        return next < users + (users > 0 ? GROUP_ENTRIES : 0);
     }
 
     @Override
@@ -66,7 +75,47 @@ public final class SampleData implements Iterator<Entry> {
             add(e, "ou", "People");
             return e;
         }
-        return user(n);
+        return n < users ? user(n) : groupEntry(n - users);
+    }
+
+    private Entry groupEntry(int i) {
+        DN admins = groups.child("cn=Administrators");
+        DN developers = groups.child("cn=Developers");
+        switch (i) {
+            case 0: {
+                Entry e = entry(groups, "top", "organizationalUnit");
+                add(e, "ou", "Groups");
+                return e;
+            }
+            case 1: {
+                Entry e = entry(admins, "top", "groupOfNames");
+                add(e, "cn", "Administrators");
+                add(e, "member", (Object[]) users(Math.min(2, users)));
+                return e;
+            }
+            case 2: {
+                Entry e = entry(developers, "top", "groupOfNames");
+                add(e, "cn", "Developers");
+                add(e, "member", (Object[]) users(Math.min(DEVELOPERS, users)));
+                return e;
+            }
+            default: {
+                Entry e = entry(groups.child("cn=Staff"), "top", "groupOfUniqueNames");
+                add(e, "cn", "Staff");
+                add(e, "description", "Nested: its members are the groups Administrators and Developers");
+                add(e, "uniqueMember", admins.toString(), developers.toString());
+                return e;
+            }
+        }
+    }
+
+    /** The DNs of the first {@code n} users. */
+    private String[] users(int n) {
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = people.child(new RDN("uid", "user." + i)).toString();
+        }
+        return out;
     }
 
     private Entry suffixEntry() {

@@ -7,6 +7,7 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.SearchScope;
 
+import io.bindfirst.server.SampleData;
 import io.bindfirst.server.backend.Backend;
 
 /** Data survives a stop and start; the sample data is created on the first start only. */
@@ -16,10 +17,10 @@ public class RestartTest {
     public void dataSurvivesRestartAndSampleDataIsNotRecreated() throws Exception {
         try (TestServer server = TestServer.start(250)) {
             Backend backend = server.server().context().backends().userBackends().get(0);
-            assertEquals(backend.entryCount(), 252);
+            assertEquals(backend.entryCount(), 252 + SampleData.GROUP_ENTRIES);
             server.restart();
             backend = server.server().context().backends().userBackends().get(0);
-            assertEquals(backend.entryCount(), 252);
+            assertEquals(backend.entryCount(), 252 + SampleData.GROUP_ENTRIES);
             try (LDAPConnection c = server.bindAs(TestServer.user(249), "password")) {
                 assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.249)").getEntryCount(), 1);
             }

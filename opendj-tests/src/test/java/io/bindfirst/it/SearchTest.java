@@ -25,6 +25,8 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 
+import io.bindfirst.server.SampleData;
+
 /** Search as RFC 4511 4.5 describes it: scopes, filters, attribute selection and limits. */
 public class SearchTest {
     private static final String BASE = "dc=example,dc=com";
@@ -87,14 +89,15 @@ public class SearchTest {
     @Test
     public void scopes() throws Exception {
         assertEquals(dns(anonymous.search(BASE, SearchScope.BASE, "(objectClass=*)")), Set.of(BASE));
-        assertEquals(dns(anonymous.search(BASE, SearchScope.ONE, "(objectClass=*)")), Set.of(TestServer.PEOPLE));
+        assertEquals(dns(anonymous.search(BASE, SearchScope.ONE, "(objectClass=*)")),
+                Set.of(TestServer.PEOPLE, "ou=Groups," + BASE));
         assertEquals(dns(anonymous.search(TestServer.user(7), SearchScope.BASE, "(objectClass=*)")),
                 Set.of(TestServer.user(7)));
         assertEquals(anonymous.search(TestServer.user(7), SearchScope.ONE, "(objectClass=*)").getEntryCount(), 0);
         SearchResult sub = root.search(BASE, SearchScope.SUB, "(objectClass=*)");
-        assertEquals(sub.getEntryCount(), USERS + 2);
+        assertEquals(sub.getEntryCount(), USERS + 2 + SampleData.GROUP_ENTRIES);
         SearchResult subordinates = root.search(BASE, SearchScope.SUBORDINATE_SUBTREE, "(objectClass=*)");
-        assertEquals(subordinates.getEntryCount(), USERS + 1);
+        assertEquals(subordinates.getEntryCount(), USERS + 1 + SampleData.GROUP_ENTRIES);
     }
 
     @DataProvider
@@ -245,7 +248,8 @@ public class SearchTest {
     @Test
     public void searchFromTheRootCoversTheNamingContexts() throws Exception {
         assertEquals(dns(anonymous.search("", SearchScope.ONE, "(objectClass=*)")), Set.of(BASE));
-        assertEquals(root.search("", SearchScope.SUB, "(objectClass=*)").getEntryCount(), USERS + 2);
+        assertEquals(root.search("", SearchScope.SUB, "(objectClass=*)").getEntryCount(),
+                USERS + 2 + SampleData.GROUP_ENTRIES);
     }
 
     @Test

@@ -73,7 +73,7 @@ public class SetUpInstanceTest {
             c.search(Requests.newSearchRequest(BASE, SearchScope.WHOLE_SUBTREE, "(objectClass=*)", "1.1"),
                     entries);
             List<String> dns = entries.stream().map(e -> e.getName().toString()).sorted().toList();
-            assertEquals(dns.size(), 7, dns.toString()); // the base, ou=People and 5 users
+            assertEquals(dns.size(), 11, dns.toString()); // the base, ou=People, 5 users, ou=Groups and 3 groups
             assertTrue(dns.contains("uid=user.4,ou=People," + BASE), dns.toString());
             assertEquals(c.readEntry("", "namingContexts").parseAttribute("namingContexts").asString(), BASE);
         }
