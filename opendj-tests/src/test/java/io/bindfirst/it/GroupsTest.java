@@ -127,6 +127,8 @@ public class GroupsTest {
         assertEquals(isMemberOf(group("R-Inner")), dns(group("R-Outer")), "a nested group is a member too");
         assertNull(root.getEntry(addUser("nobody.r"), "isMemberOf").getAttribute("isMemberOf"),
                 "absent on an entry in no group");
+        assertTrue(root.compare(alice, "isMemberOf", group("R-Outer")).compareMatched(), "compare sees it too");
+        assertFalse(root.compare(alice, "isMemberOf", group("R-Unique")).compareMatched());
         SearchResultEntry typesOnly = root.search(alice, SearchScope.BASE, "(objectClass=*)", "isMemberOf")
                 .getSearchEntries().get(0);
         assertTrue(typesOnly.hasAttribute("isMemberOf"));
