@@ -225,7 +225,9 @@ public final class DirectoryServer implements AutoCloseable {
                 out.add(type.getConstructor(ServerContext.class).newInstance(context));
             } catch (java.lang.reflect.InvocationTargetException e) {
                 // The plugin's constructor refused its configuration: its message names the entry and attribute.
-                throw new ServerStartException(String.valueOf(e.getCause().getMessage()), e.getCause());
+                Throwable cause = e.getCause();
+                throw new ServerStartException(cause.getMessage() != null ? cause.getMessage()
+                        : pc.entry() + ": the plugin " + pc.className() + " failed to start (" + cause + ")", cause);
             } catch (ReflectiveOperationException | ClassCastException e) {
                 throw new ServerStartException(pc.entry() + ": ds-cfg-java-class: cannot create plugin '"
                         + pc.className() + "' (" + e.getClass().getSimpleName() + "); it must implement "

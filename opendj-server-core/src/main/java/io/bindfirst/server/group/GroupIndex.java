@@ -6,12 +6,14 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.Supplier;
 
@@ -29,9 +31,11 @@ import org.forgerock.opendj.ldap.schema.Schema;
  *
  * <p>Readers take no lock: a query runs under a {@link StampedLock} optimistic read and is run again under the
  * read lock only if a writer changed the index meanwhile, so each answer comes from one state of the index
- * (never half of one update and half of another). Writers ({@link #refresh}) are serialized by the write lock
- * and read each changed entry from the backend while they hold it: two writes of one group that commit in one
- * order and reach the index in the other still leave the index with what the backend holds last.
+ * (never half of one update and half of another). Writers ({@link #refresh}) are serialized by a lock of their
+ * own, read each changed entry from the backend, then apply what they read under the write lock: two writes of
+ * one group that commit in one order and reach the index in the other still leave the index with what the
+ * backend holds last. The backend read is outside the lock readers take: it may wait for another write's
+ * transaction, and that transaction may be asking the index (access control, inside the update) meanwhile.
  */
 final class GroupIndex {
     /** Reads an entry as stored now, or {@code null}. */
@@ -51,6 +55,8 @@ final class GroupIndex {
 
     private final Schema schema;
     private final StampedLock lock = new StampedLock();
+    /** Serializes refreshes: each reads the backend after the one before it applied. */
+    private final ReentrantLock refreshing = new ReentrantLock();
     private final ConcurrentSkipListMap<ByteString, Group> groups = new ConcurrentSkipListMap<>();
     private final ConcurrentSkipListMap<ByteString, Member> members = new ConcurrentSkipListMap<>();
 
@@ -220,12 +226,13 @@ final class GroupIndex {
 
     /**
      * Makes the index say what the backend holds now for each of {@code dns} (a group, or not one), reading each
-     * with {@code reader} under the write lock. An entry that cannot be read is taken to be {@code fallback}'s
-     * entry of that name, if it has one, else no group.
+     * with {@code reader} after every earlier refresh applied. An entry that cannot be read is taken to be
+     * {@code fallback}'s entry of that name, if it has one, else no group.
      */
     void refresh(Collection<DN> dns, EntryReader reader, Map<DN, Entry> fallback) {
-        long stamp = lock.writeLock();
+        refreshing.lock();
         try {
+            Map<DN, Entry> stored = new LinkedHashMap<>();
             for (DN dn : dns) {
                 Entry now;
                 try {
@@ -233,14 +240,22 @@ final class GroupIndex {
                 } catch (Exception e) {
                     now = fallback.get(dn);
                 }
-                ByteString gk = key(dn);
-                removeGroup(gk);
-                if (GroupEntry.isGroup(now)) {
-                    addGroup(gk, now);
+                stored.put(dn, now);
+            }
+            long stamp = lock.writeLock();
+            try {
+                for (Map.Entry<DN, Entry> e : stored.entrySet()) {
+                    ByteString gk = key(e.getKey());
+                    removeGroup(gk);
+                    if (GroupEntry.isGroup(e.getValue())) {
+                        addGroup(gk, e.getValue());
+                    }
                 }
+            } finally {
+                lock.unlockWrite(stamp);
             }
         } finally {
-            lock.unlockWrite(stamp);
+            refreshing.unlock();
         }
     }
 

@@ -40,7 +40,7 @@ public final class IsMemberOf {
         return alias == null ? List.of(type) : List.of(type, alias);
     }
 
-    /** The values of {@code attributeType} (one of {@link #types()}) for the entry {@code dn}. */
+    /** The values of each of {@link #types()} for the entry {@code dn}: the groups it belongs to. */
     public Set<DN> values(DN dn) {
         return groups.groupsOf(dn);
     }

@@ -13,7 +13,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
@@ -177,6 +180,34 @@ public class GroupIndexTest {
             throw new IllegalStateException("storage gone");
         }, Map.of(g, firstAsWritten));
         assertTrue(s.index.isMember(dn("uid=first,dc=example,dc=com"), g));
+    }
+
+    @Test(timeOut = 30_000)
+    public void aRefreshWaitingForTheBackendDoesNotHoldUpReaders() throws Exception {
+        // The backend read may wait for another write's transaction, which may be asking the index (access
+        // control inside an update): readers must not wait for that read.
+        Store s = new Store(schema);
+        DN g = dn("cn=G,dc=example,dc=com");
+        DN user = dn("uid=u,dc=example,dc=com");
+        s.put(group("cn=G,dc=example,dc=com", "uid=u,dc=example,dc=com"));
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread writer = new Thread(() -> s.index.refresh(List.of(g), x -> {
+            reading.countDown();
+            release.await();
+            return group("cn=G,dc=example,dc=com", "uid=other,dc=example,dc=com");
+        }, Map.of()));
+        writer.setDaemon(true);
+        writer.start();
+        try {
+            assertTrue(reading.await(10, TimeUnit.SECONDS));
+            CompletableFuture<Boolean> answer = CompletableFuture.supplyAsync(() -> s.index.isMember(user, g));
+            assertTrue(answer.get(10, TimeUnit.SECONDS), "answered from the state before the refresh");
+        } finally {
+            release.countDown();
+        }
+        writer.join();
+        assertFalse(s.index.isMember(user, g));
     }
 
     @Test
