@@ -2,9 +2,11 @@ package io.bindfirst.server.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
@@ -106,7 +108,7 @@ final class AttributeSelection {
 
     /** isMemberOf (and memberOf when aliased): present only on an entry that belongs to some group. */
     private void addGroups(Entry out, Entry entry) {
-        java.util.Set<org.forgerock.opendj.ldap.DN> of = null;
+        Set<DN> of = null;
         for (AttributeType t : groups.types()) {
             if (!(allOperational || isNamedType(t)) || !access.mayRead(who, entry, t).allowed()) {
                 continue;
