@@ -43,6 +43,7 @@ import io.bindfirst.server.config.AccessControlConfig;
 import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
+import io.bindfirst.server.group.Groups;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
 import io.bindfirst.server.metrics.HttpMetricsListener;
@@ -183,15 +184,17 @@ public final class DirectoryServer implements AutoCloseable {
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
                     monitor);
+            Groups groups = new Groups(schema, backends, Groups.memberOfAlias(config));
+            groups.load();
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
                     authenticatedUsers, new WriteEpoch(),
-                    accessPolicy(config, schema, passwords, backends, configSuffix), accessLog,
+                    accessPolicy(config, schema, passwords, backends, configSuffix, groups), accessLog,
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates(), config.sasl().plainEnabled()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    accounts, operationCounts);
+                    accounts, operationCounts, groups);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,
@@ -235,6 +238,11 @@ public final class DirectoryServer implements AutoCloseable {
             try {
                 Class<? extends Plugin> type = Class.forName(pc.className()).asSubclass(Plugin.class);
                 out.add(type.getConstructor(ServerContext.class).newInstance(context));
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                // The plugin's constructor refused its configuration: its message names the entry and attribute.
+                Throwable cause = e.getCause();
+                throw new ServerStartException(cause.getMessage() != null ? cause.getMessage()
+                        : pc.entry() + ": the plugin " + pc.className() + " failed to start (" + cause + ")", cause);
             } catch (ReflectiveOperationException | ClassCastException e) {
                 throw new ServerStartException(pc.entry() + ": ds-cfg-java-class: cannot create plugin '"
                         + pc.className() + "' (" + e.getClass().getSimpleName() + "); it must implement "
@@ -280,7 +288,7 @@ public final class DirectoryServer implements AutoCloseable {
      * backends, found by one search of each at start), or the fixed root-only rules when access control is off.
      */
     private static AccessPolicy accessPolicy(ServerConfig config, Schema schema, PasswordAttribute passwords,
-                                             Backends backends, DN configSuffix)
+                                             Backends backends, DN configSuffix, Groups groups)
             throws ServerStartException, BackendException {
         AccessControlConfig settings;
         try {
@@ -291,8 +299,9 @@ public final class DirectoryServer implements AutoCloseable {
         if (!settings.enabled()) {
             return new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN);
         }
-        AciPolicy policy = new AciPolicy(schema, passwords, new BackendDirectory(backends, schema, Clock.systemUTC()),
-                configSuffix, MonitorBackend.BASE_DN, VirtualEntries.SCHEMA_DN);
+        AciPolicy policy = new AciPolicy(schema, passwords,
+                new BackendDirectory(backends, groups::isMember, Clock.systemUTC()), configSuffix,
+                MonitorBackend.BASE_DN, VirtualEntries.SCHEMA_DN);
         try {
             policy.setGlobal(settings.globalAcis());
         } catch (AciParser.AciSyntaxException e) {

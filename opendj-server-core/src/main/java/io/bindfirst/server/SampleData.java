@@ -22,16 +22,26 @@ import io.bindfirst.server.pwd.PasswordStorageScheme;
  * {@code uid=user.N,ou=People,<suffix>} (inetOrgPerson with cn, sn, givenName, uid, mail and the password
  * {@code password} stored as {@code {SSHA}}), the same shape as the peers' benchmark data; then an application's
  * service account, {@code uid=app,ou=Services,<suffix>} (password {@code password}), which an ACI on
- * {@code ou=People} lets search the users and read all but their passwords. Generated
+ * {@code ou=People} lets search the users and read all but their passwords; then, when there are
+ * users, {@code ou=Groups} with {@link #GROUPS} static groups, so isMemberOf shows something on a fresh instance:
+ * {@code cn=Administrators} (user.0 and user.1), {@code cn=Developers} (the first 100 users) and {@code cn=Staff}, a
+ * groupOfUniqueNames whose members are those two groups (nested). Generated
  * lazily so that 10,000 users never sit in memory at once. Public for {@code bin/setup}, which loads the same
  * data into a new instance (the suffix entry alone when it asks for no users: the first entry).
  */
 public final class SampleData implements Iterator<Entry> {
     public static final String PASSWORD = "password";
+    /** The entries after the users: ou=Services and its account. */
+    public static final int SERVICE_ENTRIES = 2;
+    /** The entries after those (when there are users): ou=Groups and its groups. */
+    public static final int GROUP_ENTRIES = 4;
+    /** Members of cn=Developers: the first this many users. */
+    static final int DEVELOPERS = 100;
 
     private final DN suffix;
     private final DN people;
     private final DN services;
+    private final DN groups;
     private final int users;
     private final Schema schema;
     private final PasswordStorageScheme ssha;
@@ -44,6 +54,7 @@ public final class SampleData implements Iterator<Entry> {
         this.suffix = suffix;
         this.people = suffix.child("ou=People");
         this.services = suffix.child("ou=Services");
+        this.groups = suffix.child("ou=Groups");
         this.users = users;
         this.schema = schema;
         this.ssha = ssha;
@@ -53,7 +64,7 @@ public final class SampleData implements Iterator<Entry> {
 
     @Override
     public boolean hasNext() {
-        return next < users + 2;
+        return next < users + SERVICE_ENTRIES + (users > 0 ? GROUP_ENTRIES : 0);
     }
 
     /** The service account's DN under {@code suffix}. */
@@ -77,20 +88,64 @@ public final class SampleData implements Iterator<Entry> {
                     + "allow (read,search,compare) userdn=\"ldap:///" + serviceAccount(suffix) + "\";)");
             return e;
         }
-        if (n == users) {
+        if (n < users) {
+            return user(n);
+        }
+        return n - users < SERVICE_ENTRIES ? serviceEntry(n - users) : groupEntry(n - users - SERVICE_ENTRIES);
+    }
+
+    private Entry serviceEntry(int i) {
+        if (i == 0) {
             Entry e = entry(services, "top", "organizationalUnit");
             add(e, "ou", "Services");
             return e;
         }
-        if (n == users + 1) {
-            Entry e = entry(serviceAccount(suffix), "top", "account", "simpleSecurityObject");
-            add(e, "uid", "app");
-            add(e, "description", "An application's service account: searches ou=People");
-            e.addAttribute(new LinkedAttribute(passwords.description(), "{" + ssha.name() + "}"
-                    + ssha.encodeValue(password)));
-            return e;
+        Entry e = entry(serviceAccount(suffix), "top", "account", "simpleSecurityObject");
+        add(e, "uid", "app");
+        add(e, "description", "An application's service account: searches ou=People");
+        e.addAttribute(new LinkedAttribute(passwords.description(), "{" + ssha.name() + "}"
+                + ssha.encodeValue(password)));
+        return e;
+    }
+
+    private Entry groupEntry(int i) {
+        DN admins = groups.child("cn=Administrators");
+        DN developers = groups.child("cn=Developers");
+        switch (i) {
+            case 0: {
+                Entry e = entry(groups, "top", "organizationalUnit");
+                add(e, "ou", "Groups");
+                return e;
+            }
+            case 1: {
+                Entry e = entry(admins, "top", "groupOfNames");
+                add(e, "cn", "Administrators");
+                add(e, "member", (Object[]) users(Math.min(2, users)));
+                return e;
+            }
+            case 2: {
+                Entry e = entry(developers, "top", "groupOfNames");
+                add(e, "cn", "Developers");
+                add(e, "member", (Object[]) users(Math.min(DEVELOPERS, users)));
+                return e;
+            }
+            default: {
+                Entry e = entry(groups.child("cn=Staff"), "top", "groupOfUniqueNames");
+                add(e, "cn", "Staff");
+                add(e, "description", "Nested: its members are the groups Administrators and Developers");
+                add(e, "uniqueMember", admins.toString(), developers.toString());
+                return e;
+            }
         }
-        return user(n);
+    }
+
+    /** The DNs of the first {@code n} users. */
+    private String[] users(int n) {
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = people.child(new RDN("uid", "user." + i)).toString();
+        }
+        return out;
     }
 
     private Entry suffixEntry() {

@@ -12,6 +12,7 @@ import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.group.Groups;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.monitor.OperationCounts;
 import io.bindfirst.server.plugin.PluginInvoker;
@@ -29,12 +30,12 @@ public record ServerContext(ServerConfig config, Schema schema, Backends backend
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
                             SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts,
-                            OperationCounts operationCounts) {
+                            OperationCounts operationCounts, Groups groups) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
                 writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane,
-                passwordAttribute, accounts, operationCounts);
+                passwordAttribute, accounts, operationCounts, groups);
     }
 }

@@ -70,6 +70,29 @@ public class LdapToolsTest {
     }
 
     @Test
+    public void ldapsearchShowsTheSampleGroupsThroughIsMemberOf() throws Exception {
+        String groups = "ou=Groups,dc=example,dc=com";
+        LdapTools.Run read = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", TestServer.user(1), "-s", "base",
+                "(objectClass=*)", "isMemberOf");
+        assertEquals(read.exit(), 0, read.output());
+        assertTrue(read.output().contains("isMemberOf: cn=Administrators," + groups), read.output());
+        assertTrue(read.output().contains("isMemberOf: cn=Developers," + groups), read.output());
+        assertTrue(read.output().contains("isMemberOf: cn=Staff," + groups), read.output()); // nested
+        // cn=Staff nests both groups: its members are the 100 users (in Developers) and the two groups.
+        LdapTools.Run filtered = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", "dc=example,dc=com",
+                "(isMemberOf=cn=Staff," + groups + ")", "1.1");
+        assertEquals(filtered.exit(), 0, filtered.output());
+        assertEquals(count(filtered.output(), "dn: "), 102, filtered.output());
+        assertTrue(filtered.output().contains("dn: cn=Developers," + groups), filtered.output());
+        LdapTools.Run admins = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", "dc=example,dc=com",
+                "(&(objectClass=inetOrgPerson)(isMemberOf=cn=Administrators," + groups + "))", "uid");
+        assertEquals(admins.exit(), 0, admins.output());
+        assertEquals(count(admins.output(), "dn: "), 2, admins.output());
+        assertTrue(admins.output().contains("uid: user.0") && admins.output().contains("uid: user.1"),
+                admins.output());
+    }
+
+    @Test
     public void ldapsearchFindsTheUserWithoutPassword() throws Exception {
         LdapTools.Run r = run("ldapsearch", "-x", "-LLL", "-H", url, "-b", "dc=example,dc=com", "(uid=user.42)");
         assertEquals(r.exit(), 0, r.output());

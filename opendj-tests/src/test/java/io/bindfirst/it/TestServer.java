@@ -28,8 +28,12 @@ public final class TestServer implements AutoCloseable {
     public static final String PEOPLE = "ou=People,dc=example,dc=com";
     /** The sample data's service account (an ACI on ou=People lets it read the users), under ou=Services. */
     public static final String SERVICE_ACCOUNT = "uid=app,ou=Services,dc=example,dc=com";
-    /** The sample entries that are not users: the suffix, ou=People, ou=Services and the service account. */
-    public static final int NON_USER_ENTRIES = 4;
+    /**
+     * The sample entries that are not users: the suffix, ou=People, ou=Services and the service account, ou=Groups
+     * and its groups.
+     */
+    public static final int NON_USER_ENTRIES = 2 + io.bindfirst.server.SampleData.SERVICE_ENTRIES
+            + io.bindfirst.server.SampleData.GROUP_ENTRIES;
 
     private final Path instance;
     private final UnaryOperator<ServerConfig> tweak;

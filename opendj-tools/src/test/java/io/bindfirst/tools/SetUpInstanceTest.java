@@ -73,7 +73,8 @@ public class SetUpInstanceTest {
             c.search(Requests.newSearchRequest(BASE, SearchScope.WHOLE_SUBTREE, "(objectClass=*)", "1.1"),
                     entries);
             List<String> dns = entries.stream().map(e -> e.getName().toString()).sorted().toList();
-            assertEquals(dns.size(), 9, dns.toString()); // the base, ou=People, 5 users, ou=Services and its account
+            // the base, ou=People, 5 users, ou=Services and its account, ou=Groups and 3 groups
+            assertEquals(dns.size(), 13, dns.toString());
             assertTrue(dns.contains("uid=user.4,ou=People," + BASE), dns.toString());
             assertEquals(c.readEntry("", "namingContexts").parseAttribute("namingContexts").asString(), BASE);
         }

@@ -2,9 +2,11 @@ package io.bindfirst.server.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
+import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
@@ -14,6 +16,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.Requester;
+import io.bindfirst.server.group.IsMemberOf;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -21,7 +24,8 @@ import io.bindfirst.server.virtual.VirtualEntries;
  * user attribute, {@code +} every operational one, {@code 1.1} none, names select those attributes and
  * their subtypes, each only if the {@link AccessPolicy} lets the requester read it (so {@code userPassword}
  * goes to root users only). For stored entries it adds the virtual operational attributes {@code entryDN},
- * {@code subschemaSubentry} and {@code hasSubordinates} when they are asked for.
+ * {@code subschemaSubentry}, {@code hasSubordinates} and {@code isMemberOf} (with its alias {@code memberOf}
+ * when configured) when they are asked for.
  */
 final class AttributeSelection {
     /** Computes {@code hasSubordinates} only when it is asked for: it costs a backend lookup. */
@@ -36,9 +40,11 @@ final class AttributeSelection {
     private final AccessPolicy access;
     private final Requester who;
     private final Schema schema;
+    private final IsMemberOf groups;
 
     AttributeSelection(List<String> requested, boolean typesOnly, AccessPolicy access, Requester who,
-                       Schema schema) {
+                       Schema schema, IsMemberOf groups) {
+        this.groups = groups;
         this.typesOnly = typesOnly;
         this.access = access;
         this.who = who;
@@ -95,6 +101,38 @@ final class AttributeSelection {
         if (wants("hasSubordinates")) {
             add(out, "hasSubordinates", check.hasSubordinates(entry) ? "TRUE" : "FALSE");
         }
+        if (groups != null) {
+            addGroups(out, entry);
+        }
+    }
+
+    /** isMemberOf (and memberOf when aliased): present only on an entry that belongs to some group. */
+    private void addGroups(Entry out, Entry entry) {
+        Set<DN> of = null;
+        for (AttributeType t : groups.types()) {
+            if (!(allOperational || isNamedType(t)) || !access.mayRead(who, entry, t).allowed()) {
+                continue;
+            }
+            if (of == null) {
+                of = groups.values(entry.getName());
+            }
+            if (!of.isEmpty()) {
+                LinkedAttribute a = new LinkedAttribute(AttributeDescription.create(t));
+                if (!typesOnly) {
+                    of.forEach(g -> a.add(g.toString()));
+                }
+                out.addAttribute(a);
+            }
+        }
+    }
+
+    private boolean isNamedType(AttributeType t) {
+        for (AttributeDescription ad : named) {
+            if (ad.getAttributeType().equals(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean wants(String virtualName) {

@@ -67,6 +67,9 @@ public final class CompareOperation extends Operation {
             if (!access.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
             }
+            if (server.groups().isMemberOf().types().contains(ad.getAttributeType())) {
+                entry = server.groups().isMemberOf().withValues(entry); // virtual: computed, as a search sees it
+            }
             Attribute attribute = entry.getAttribute(ad);
             if (attribute == null) {
                 return errorResult(ResultCode.NO_SUCH_ATTRIBUTE,

@@ -37,6 +37,8 @@ import io.bindfirst.server.virtual.VirtualEntries;
 public final class SearchOperation extends Operation {
     private final SearchRequest request;
     private int entriesSent;
+    /** The members of the group the filter requires (isMemberOf=...), the only candidates; else null. */
+    private List<DN> groupCandidates;
 
     public SearchOperation(ServerContext server, Session session, int messageId, SearchRequest request) {
         super(server, session, messageId);
@@ -64,6 +66,7 @@ public final class SearchOperation extends Operation {
             return errorResult(ResultCode.ADMIN_LIMIT_EXCEEDED, "The filter nests more than " + FilterDepth.MAX
                     + " levels of AND, OR and NOT");
         }
+        groupCandidates = server.groups().isMemberOf().candidates(request.getFilter());
         AuthenticationInfo auth = requester(); // a proxied authorization's identity has its own limits
         ServerConfig.Limits limits = server.config().limits();
         // A user's own limits (ds-rlim-*) replace the server-wide ones; root users have none.
@@ -76,7 +79,7 @@ public final class SearchOperation extends Operation {
                 timeLimit == 0 ? Long.MAX_VALUE : startNanos + timeLimit * 1_000_000_000L,
                 auth.root() ? 0 : limits.lookthroughLimit(),
                 new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(),
-                        accessRequester(), server.schema()),
+                        accessRequester(), server.schema(), server.groups().isMemberOf()),
                 accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()));
 
         DN base = request.getName();
@@ -103,7 +106,8 @@ public final class SearchOperation extends Operation {
             if (!visible.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, visible.message());
             }
-            if (scope != SearchScope.BASE_OBJECT && backend.isUnindexed(request.getFilter())) {
+            if (scope != SearchScope.BASE_OBJECT && groupCandidates == null
+                    && backend.isUnindexed(request.getFilter())) {
                 // It walks its whole scope: the slow lane runs it, paced, off the workers.
                 return onSlowLane(() -> searchBackendToResult(backend, base, scope, walk));
             }
@@ -157,7 +161,21 @@ public final class SearchOperation extends Operation {
                 return false;
             }
         };
-        backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates));
+        if (groupCandidates == null) {
+            backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates));
+            return;
+        }
+        if (!backend.entryExists(base)) {
+            throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The search base " + base + " does not exist");
+        }
+        for (DN dn : groupCandidates) {
+            if (dn.isInScopeOf(base, scope) && server.backends().backendFor(dn) == backend) {
+                Entry e = backend.getEntry(dn);
+                if (e != null && !walk.offer(e, subordinates)) {
+                    return;
+                }
+            }
+        }
     }
 
     /** The deepest existing superior of {@code dn}, for a noSuchObject result (RFC 4511 4.1.9). */
@@ -219,6 +237,8 @@ public final class SearchOperation extends Operation {
         private final AttributeSelection selection;
         private final Requester who;
         private final FilterAttributes filterAttributes;
+        /** Whether the filter tests isMemberOf (or its alias): only then are its values computed for it. */
+        private final boolean testsGroups;
         private int examined;
         private ResultCode stop;
         private String stopMessage;
@@ -232,6 +252,7 @@ public final class SearchOperation extends Operation {
             this.matcher = matcher;
             this.who = who;
             this.filterAttributes = filterAttributes;
+            this.testsGroups = server.groups().isMemberOf().types().stream().anyMatch(filterAttributes::tests);
             this.sizeLimit = sizeLimit;
             this.deadlineNanos = deadlineNanos;
             this.lookthroughLimit = lookthroughLimit;
@@ -255,7 +276,10 @@ public final class SearchOperation extends Operation {
             if (!server.accessPolicy().maySee(who, entry).allowed()) {
                 return true;
             }
-            if (matcher.matches(searchable(entry, who, filterAttributes)) != ConditionResult.TRUE) {
+            // Stored entries only (they come with their subordinate check): the root DSE and cn=schema are in no group.
+            Entry tested = testsGroups && virtualAttributes != null ? server.groups().isMemberOf().withValues(entry)
+                    : entry;
+            if (matcher.matches(searchable(tested, who, filterAttributes)) != ConditionResult.TRUE) {
                 return true;
             }
             if (sizeLimit > 0 && entriesSent >= sizeLimit) {

@@ -41,7 +41,8 @@ import io.bindfirst.server.pwd.PasswordValues;
  * <li>pre-operation plugins;</li>
  * <li>{@link #write}: one backend transaction;</li>
  * <li>{@link io.bindfirst.server.auth.WriteEpoch#advance()}, failed binds made moot forgotten
- * ({@link io.bindfirst.server.auth.Accounts#written}), then the change recorded for the plugins, then the
+ * ({@link io.bindfirst.server.auth.Accounts#written}), the group index made true
+ * ({@link io.bindfirst.server.group.Groups#written}), then the change recorded for the plugins, then the
  * result.</li>
  * </ol>
  * The epoch step is why this is a template: a bind that read its entry before a write committed finds out
@@ -82,6 +83,7 @@ abstract class WriteOperation extends Operation {
             server.accessPolicy().written(change);
             server.writeEpoch().advance();
             server.accounts().written(change);
+            server.groups().written(change); // the group index, before the result: access control asks it
             changed(change);
             return withPolicyState(success(), null);
         } catch (PasswordPolicyRefusal e) {
