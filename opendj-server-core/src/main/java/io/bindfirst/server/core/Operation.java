@@ -6,8 +6,11 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.ControlDecoder;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
@@ -261,6 +264,25 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             }
         }
         return false;
+    }
+
+    /**
+     * The request's control decoded with {@code decoder}, or {@code null} when the request has none.
+     *
+     * @throws DecodeException when its value is malformed: the operation answers {@code protocolError}
+     */
+    protected final <C extends Control> C control(ControlDecoder<C> decoder) throws DecodeException {
+        for (Control c : requestControls()) {
+            if (c.getOID().equals(decoder.getOID())) {
+                return decoder.decodeControl(c, new DecodeOptions().setSchema(server.schema()));
+            }
+        }
+        return null;
+    }
+
+    /** The answer to a request whose control could not be decoded. */
+    protected final Result malformedControl(DecodeException e) {
+        return errorResult(ResultCode.PROTOCOL_ERROR, "A request control is malformed: " + e.getMessage());
     }
 
     // --- the read-only view plugins get ---

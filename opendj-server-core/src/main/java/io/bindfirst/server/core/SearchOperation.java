@@ -3,14 +3,17 @@ package io.bindfirst.server.core;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ConditionResult;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.SimplePagedResultsControl;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
@@ -48,6 +51,11 @@ public final class SearchOperation extends Operation {
         return request.getControls();
     }
 
+    @Override
+    protected boolean understands(String oid) {
+        return SimplePagedResultsControl.OID.equals(oid) || super.understands(oid);
+    }
+
     /** Set when the filter was refused for its depth: nothing may walk it recursively, the log included. */
     private boolean filterTooDeep;
 
@@ -57,6 +65,24 @@ public final class SearchOperation extends Operation {
             filterTooDeep = true;
             return errorResult(ResultCode.ADMIN_LIMIT_EXCEEDED, "The filter nests more than " + FilterDepth.MAX
                     + " levels of AND, OR and NOT");
+        }
+        PagedResults paging;
+        PagedResults.Resume resume;
+        try {
+            SimplePagedResultsControl pagedControl = control(SimplePagedResultsControl.DECODER);
+            paging = pagedControl == null ? null
+                    : PagedResults.of(pagedControl, request, requester(), "");
+            resume = paging == null ? null : paging.resume(pagedControl.getCookie());
+        } catch (DecodeException e) {
+            return malformedControl(e);
+        } catch (PagedResults.InvalidCookie e) {
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM, e.getMessage());
+        }
+        if (paging != null && paging.pageSize() == 0) {
+            // RFC 2696 3: the client is done with the paged search; nothing is kept, so nothing to release.
+            Result done = Responses.newResult(ResultCode.SUCCESS);
+            done.addControl(paging.response(null));
+            return done;
         }
         AuthenticationInfo auth = session.authentication();
         ServerConfig.Limits limits = server.config().limits();
@@ -71,7 +97,7 @@ public final class SearchOperation extends Operation {
                 auth.root() ? 0 : limits.lookthroughLimit(),
                 new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(),
                         accessRequester(), server.schema()),
-                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()));
+                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()), paging, resume);
 
         DN base = request.getName();
         SearchScope scope = request.getScope();
@@ -84,8 +110,8 @@ public final class SearchOperation extends Operation {
                 return searchFromRoot(walk, scope);
             }
             if (base.equals(VirtualEntries.SCHEMA_DN)) {
-                if (scope != SearchScope.SINGLE_LEVEL && scope != SearchScope.SUBORDINATES) {
-                    walk.offer(server.virtualEntries().schemaEntry(), null);
+                if (scope != SearchScope.SINGLE_LEVEL && scope != SearchScope.SUBORDINATES && resume == null) {
+                    walk.offer(server.virtualEntries().schemaEntry(), null, null);
                 }
                 return walk.result();
             }
@@ -127,13 +153,18 @@ public final class SearchOperation extends Operation {
     /** Base DN "": the root DSE itself for a base search, else the naming contexts and what is below them. */
     private Result searchFromRoot(Walk walk, SearchScope scope) throws BackendException {
         if (scope == SearchScope.BASE_OBJECT) {
-            walk.offer(server.virtualEntries().rootDse(), null);
+            if (walk.resume == null) {
+                walk.offer(server.virtualEntries().rootDse(), null, null);
+            }
             return walk.result();
         }
-        for (DN context : server.backends().namingContexts()) {
+        List<DN> contexts = server.backends().namingContexts();
+        for (int i = walk.resume == null ? 0 : walk.resume.context(); i < contexts.size(); i++) {
+            DN context = contexts.get(i);
             Backend backend = server.backends().backendFor(context);
             SearchScope s = scope == SearchScope.SINGLE_LEVEL ? SearchScope.BASE_OBJECT : SearchScope.WHOLE_SUBTREE;
             if (backend.entryExists(context)) {
+                walk.context = i;
                 searchBackend(backend, context, s, walk);
             }
             if (walk.stopped()) {
@@ -151,7 +182,12 @@ public final class SearchOperation extends Operation {
                 return false;
             }
         };
-        backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates));
+        if (walk.paging == null) {
+            backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates, null));
+            return;
+        }
+        ByteString after = walk.resume != null && walk.resume.context() == walk.context ? walk.resume.position() : null;
+        backend.search(base, scope, request.getFilter(), after, (e, position) -> walk.offer(e, subordinates, position));
     }
 
     /** The deepest existing superior of {@code dn}, for a noSuchObject result (RFC 4511 4.1.9). */
@@ -213,6 +249,15 @@ public final class SearchOperation extends Operation {
         private final AttributeSelection selection;
         private final Requester who;
         private final FilterAttributes filterAttributes;
+        /** The paged results control's paging, or {@code null}; where the previous page ended, or {@code null}. */
+        final PagedResults paging;
+        final PagedResults.Resume resume;
+        /** The naming context being searched, by its index (a search from the root goes through them all). */
+        int context;
+        /** Where the last entry sent was, while paging. */
+        private PagedResults.Resume lastSent;
+        /** Set when a full page stopped the search and a matching entry was left for the next one. */
+        private boolean more;
         private int examined;
         private ResultCode stop;
         private String stopMessage;
@@ -222,8 +267,10 @@ public final class SearchOperation extends Operation {
          *        filter is evaluated as if it were absent, so which entries match tells nothing about it
          */
         Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
-             Requester who, FilterAttributes filterAttributes) {
+             Requester who, FilterAttributes filterAttributes, PagedResults paging, PagedResults.Resume resume) {
             this.matcher = matcher;
+            this.paging = paging;
+            this.resume = resume;
             this.who = who;
             this.filterAttributes = filterAttributes;
             this.sizeLimit = sizeLimit;
@@ -233,7 +280,7 @@ public final class SearchOperation extends Operation {
         }
 
         /** @return whether to go on */
-        boolean offer(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes) {
+        boolean offer(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes, ByteString position) {
             server.slowLane().pacer().pace(); // gives way to the workers when on the slow lane; else nothing
             if (isAbandoned()) {
                 return stop(ResultCode.CANCELLED, "Abandoned");
@@ -252,12 +299,19 @@ public final class SearchOperation extends Operation {
             if (matcher.matches(searchable(entry, who, filterAttributes)) != ConditionResult.TRUE) {
                 return true;
             }
+            if (paging != null && entriesSent >= paging.pageSize()) {
+                more = true; // this entry starts the next page
+                return false;
+            }
             if (sizeLimit > 0 && entriesSent >= sizeLimit) {
                 return stop(ResultCode.SIZE_LIMIT_EXCEEDED,
                         "This search returned the " + sizeLimit + " entries its size limit allows");
             }
             sink().send(Responses.newSearchResultEntry(selection.select(entry, virtualAttributes)));
             entriesSent++;
+            if (paging != null) {
+                lastSent = position == null ? null : new PagedResults.Resume(context, position);
+            }
             return true;
         }
 
@@ -268,11 +322,16 @@ public final class SearchOperation extends Operation {
         }
 
         boolean stopped() {
-            return stop != null;
+            return stop != null || more;
         }
 
         Result result() {
-            return stop == null ? Responses.newResult(ResultCode.SUCCESS) : errorResult(stop, stopMessage);
+            Result r = stop == null ? Responses.newResult(ResultCode.SUCCESS) : errorResult(stop, stopMessage);
+            if (paging != null) {
+                // RFC 2696 3: the control on every result of a paged search; the empty cookie when it is over.
+                r.addControl(paging.response(stop == null && more ? lastSent : null));
+            }
+            return r;
         }
     }
 

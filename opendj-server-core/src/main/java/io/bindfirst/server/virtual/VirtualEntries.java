@@ -30,6 +30,8 @@ public final class VirtualEntries {
     public static final String OID_MANAGE_DSAIT = "2.16.840.1.113730.3.4.2";
     /** The Password Policy request and response control (draft-behera-ldap-password-policy). */
     public static final String OID_PASSWORD_POLICY = "1.3.6.1.4.1.42.2.27.8.5.1";
+    /** RFC 2696 Simple Paged Results, on searches. */
+    public static final String OID_PAGED_RESULTS = "1.2.840.113556.1.4.319";
     /** RFC 3673 "+" returns all operational attributes. */
     public static final String FEATURE_ALL_OPERATIONAL = "1.3.6.1.4.1.4203.1.5.1";
 
@@ -78,7 +80,8 @@ public final class VirtualEntries {
             e.addAttribute("supportedSASLMechanisms", "EXTERNAL");
         }
         // The Password Policy control is answered on binds (accountLocked); other operations ignore it.
-        e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY);
+        e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY,
+                OID_PAGED_RESULTS);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");
         e.addAttribute("vendorName", VENDOR_NAME);
