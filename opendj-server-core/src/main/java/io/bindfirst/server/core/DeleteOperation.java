@@ -1,10 +1,13 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
 
 import io.bindfirst.server.ServerContext;
@@ -42,6 +45,11 @@ public final class DeleteOperation extends WriteOperation {
     }
 
     @Override
+    protected Set<String> writeControls() {
+        return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID);
+    }
+
+    @Override
     protected AccessDecision checkAccess(Requester who) {
         return AccessDecision.ALLOW; // decided on the entry, in write
     }
@@ -56,6 +64,7 @@ public final class DeleteOperation extends WriteOperation {
         Entry entry = backend.getEntry(request.getName());
         if (entry != null) {
             require(server.accessPolicy().mayDelete(accessRequester(), entry));
+            requireAssertion(entry);
         }
         return new EntryChange(backend.deleteEntry(request.getName(), hasControl(OID_SUBTREE_DELETE)), null);
     }

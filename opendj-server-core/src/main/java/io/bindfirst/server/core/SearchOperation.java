@@ -12,6 +12,7 @@ import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.SimplePagedResultsControl;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
@@ -53,8 +54,12 @@ public final class SearchOperation extends Operation {
 
     @Override
     protected boolean understands(String oid) {
-        return SimplePagedResultsControl.OID.equals(oid) || super.understands(oid);
+        return SimplePagedResultsControl.OID.equals(oid) || AssertionRequestControl.OID.equals(oid)
+                || super.understands(oid);
     }
+
+    /** The Assertion control's filter, or {@code null}. */
+    private Assertion assertion;
 
     /** Set when the filter was refused for its depth: nothing may walk it recursively, the log included. */
     private boolean filterTooDeep;
@@ -69,6 +74,7 @@ public final class SearchOperation extends Operation {
         PagedResults paging;
         PagedResults.Resume resume;
         try {
+            assertion = Assertion.of(control(AssertionRequestControl.DECODER), server.schema());
             SimplePagedResultsControl pagedControl = control(SimplePagedResultsControl.DECODER);
             paging = pagedControl == null ? null
                     : PagedResults.of(pagedControl, request, requester(), "");
@@ -107,9 +113,17 @@ public final class SearchOperation extends Operation {
         }
         try {
             if (base.isRootDN()) {
+                if (assertion != null && !assertion.holds(server.virtualEntries().rootDse(), server.accessPolicy(),
+                        accessRequester())) {
+                    return errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
+                }
                 return searchFromRoot(walk, scope);
             }
             if (base.equals(VirtualEntries.SCHEMA_DN)) {
+                if (assertion != null && !assertion.holds(server.virtualEntries().schemaEntry(),
+                        server.accessPolicy(), accessRequester())) {
+                    return errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
+                }
                 if (scope != SearchScope.SINGLE_LEVEL && scope != SearchScope.SUBORDINATES && resume == null) {
                     walk.offer(server.virtualEntries().schemaEntry(), null, null);
                 }
@@ -123,6 +137,10 @@ public final class SearchOperation extends Operation {
             if (!visible.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, visible.message());
             }
+            Result failed = baseAssertionFailed(backend, base);
+            if (failed != null) {
+                return failed;
+            }
             if (scope != SearchScope.BASE_OBJECT && backend.isUnindexed(request.getFilter())) {
                 // It walks its whole scope: the slow lane runs it, paced, off the workers.
                 return onSlowLane(() -> searchBackendToResult(backend, base, scope, walk));
@@ -131,6 +149,24 @@ public final class SearchOperation extends Operation {
         } catch (BackendException e) {
             return backendError(e, base);
         }
+    }
+
+    /**
+     * RFC 4528 3: a search's assertion is evaluated against its base entry; {@code assertionFailed} (and no
+     * entries) when it does not match, {@code null} to go on. A base the requester may not see answers
+     * {@code noSuchObject}, as if it did not exist.
+     */
+    private Result baseAssertionFailed(Backend backend, DN base) throws BackendException {
+        if (assertion == null) {
+            return null;
+        }
+        Entry entry = backend.getEntry(base);
+        if (entry == null || !server.accessPolicy().maySee(accessRequester(), entry).allowed()) {
+            return backendError(new BackendException(ResultCode.NO_SUCH_OBJECT,
+                    "The search base " + base + " does not exist"), base);
+        }
+        return assertion.holds(entry, server.accessPolicy(), accessRequester()) ? null
+                : errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
     }
 
     private Result searchBackendToResult(Backend backend, DN base, SearchScope scope, Walk walk) {
