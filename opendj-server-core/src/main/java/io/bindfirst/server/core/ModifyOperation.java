@@ -13,6 +13,7 @@ import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.ModificationType;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PermissiveModifyRequestControl;
 import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
@@ -55,7 +56,8 @@ public final class ModifyOperation extends WriteOperation {
 
     @Override
     protected Set<String> writeControls() {
-        return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID, PostReadRequestControl.OID);
+        return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID, PostReadRequestControl.OID,
+                PermissiveModifyRequestControl.OID);
     }
 
     @Override
@@ -77,7 +79,7 @@ public final class ModifyOperation extends WriteOperation {
             server.accounts().passwordChanges().refuse(current, newClearPasswords(), bySelf());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
-                        server.schema());
+                        server.schema(), hasControl(PermissiveModifyRequestControl.OID));
                 SchemaChecker.check(updated, server.schema());
                 stampModified(updated);
                 server.accounts().passwordChanges().stamp(current, updated, requester().root());
