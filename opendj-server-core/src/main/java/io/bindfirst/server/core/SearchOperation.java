@@ -321,6 +321,9 @@ public final class SearchOperation extends Operation {
             if (isAbandoned()) {
                 return stop(ResultCode.CANCELLED, "Abandoned");
             }
+            if (cancelRequested()) {
+                return stop(ResultCode.CANCELLED, "Cancelled by the client (RFC 3909)");
+            }
             if (lookthroughLimit > 0 && ++examined > lookthroughLimit) {
                 return stop(ResultCode.ADMIN_LIMIT_EXCEEDED, "This search examined more than the "
                         + lookthroughLimit + " candidate entries the lookthrough limit allows; "

@@ -99,6 +99,9 @@ abstract class WriteOperation extends Operation {
             if (pre != null) {
                 return pre;
             }
+            if (cancelRequested()) {
+                return cancelled(); // the last point where a write can stop: past it, it commits
+            }
             EntryChange change = write(backend);
             server.writeEpoch().advance();
             server.accounts().written(change);

@@ -6,6 +6,7 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
+import org.forgerock.opendj.ldap.requests.CancelExtendedRequest;
 import org.forgerock.opendj.ldap.controls.PermissiveModifyRequestControl;
 import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
@@ -76,7 +77,8 @@ public final class VirtualEntries {
         e.addAttribute("ds-private-naming-contexts", SCHEMA_DN.toString());
         e.addAttribute("subschemaSubentry", SCHEMA_DN.toString());
         e.addAttribute("supportedLDAPVersion", "3");
-        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY, OID_BACKUP);
+        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY, OID_BACKUP,
+                CancelExtendedRequest.OID);
         if (startTls) {
             e.addAttribute("supportedExtension", OID_START_TLS);
         }
