@@ -62,6 +62,22 @@ final class PagedResults {
         b.appendInt(bytes.length).appendBytes(bytes);
     }
 
+    /** A position in a sorted result: the number of entries before it, after {@code 's'}. */
+    static ByteString ordinalPosition(long n) {
+        return new ByteStringBuilder(9).appendByte('s').appendLong(n).toByteString();
+    }
+
+    /**
+     * The number in an {@link #ordinalPosition}; 0 for anything else (a digest-checked cookie holds what this
+     * server made for the same request, so that is a position made before the sort control was usable).
+     */
+    static long ordinal(ByteString position) {
+        if (position.length() != 9 || position.byteAt(0) != 's') {
+            return 0;
+        }
+        return Math.max(0, position.subSequence(1, 9).toByteString().toLong());
+    }
+
     int pageSize() {
         return pageSize;
     }

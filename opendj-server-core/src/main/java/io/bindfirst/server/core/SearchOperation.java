@@ -14,6 +14,7 @@ import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.ServerSideSortRequestControl;
 import org.forgerock.opendj.ldap.controls.SimplePagedResultsControl;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
@@ -55,7 +56,7 @@ public final class SearchOperation extends Operation {
     @Override
     protected boolean understands(String oid) {
         return SimplePagedResultsControl.OID.equals(oid) || AssertionRequestControl.OID.equals(oid)
-                || super.understands(oid);
+                || ServerSideSortRequestControl.OID.equals(oid) || super.understands(oid);
     }
 
     /** The Assertion control's filter, or {@code null}. */
@@ -73,16 +74,26 @@ public final class SearchOperation extends Operation {
         }
         PagedResults paging;
         PagedResults.Resume resume;
+        SortedResults sort;
         try {
             assertion = Assertion.of(control(AssertionRequestControl.DECODER), server.schema());
+            sort = SortedResults.of(control(ServerSideSortRequestControl.DECODER), server.schema(),
+                    server.config().limits().sortLimit());
             SimplePagedResultsControl pagedControl = control(SimplePagedResultsControl.DECODER);
             paging = pagedControl == null ? null
-                    : PagedResults.of(pagedControl, request, requester(), "");
+                    : PagedResults.of(pagedControl, request, requester(), sort == null ? "" : sort.identity());
             resume = paging == null ? null : paging.resume(pagedControl.getCookie());
         } catch (DecodeException e) {
             return malformedControl(e);
         } catch (PagedResults.InvalidCookie e) {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM, e.getMessage());
+        }
+        if (sort != null && !sort.usable() && sort.critical()) {
+            // RFC 2891 1.2: a critical sort that cannot be done fails the search, with the reason in the control.
+            Result refused = errorResult(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+                    "The search results cannot be sorted by those keys");
+            refused.addControl(sort.response(null));
+            return refused;
         }
         if (paging != null && paging.pageSize() == 0) {
             // RFC 2696 3: the client is done with the paged search; nothing is kept, so nothing to release.
@@ -103,7 +114,7 @@ public final class SearchOperation extends Operation {
                 auth.root() ? 0 : limits.lookthroughLimit(),
                 new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(),
                         accessRequester(), server.schema()),
-                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()), paging, resume);
+                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()), paging, resume, sort);
 
         DN base = request.getName();
         SearchScope scope = request.getScope();
@@ -195,7 +206,7 @@ public final class SearchOperation extends Operation {
             return walk.result();
         }
         List<DN> contexts = server.backends().namingContexts();
-        for (int i = walk.resume == null ? 0 : walk.resume.context(); i < contexts.size(); i++) {
+        for (int i = walk.resume == null || walk.sorting ? 0 : walk.resume.context(); i < contexts.size(); i++) {
             DN context = contexts.get(i);
             Backend backend = server.backends().backendFor(context);
             SearchScope s = scope == SearchScope.SINGLE_LEVEL ? SearchScope.BASE_OBJECT : SearchScope.WHOLE_SUBTREE;
@@ -218,7 +229,8 @@ public final class SearchOperation extends Operation {
                 return false;
             }
         };
-        if (walk.paging == null) {
+        if (walk.paging == null || walk.sorting) {
+            // A sorted search walks everything each time: its pages are positions in the sorted order.
             backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates, null));
             return;
         }
@@ -288,6 +300,9 @@ public final class SearchOperation extends Operation {
         /** The paged results control's paging, or {@code null}; where the previous page ended, or {@code null}. */
         final PagedResults paging;
         final PagedResults.Resume resume;
+        /** The sort control, or {@code null}; whether its entries are being held to be sorted. */
+        private final SortedResults sort;
+        boolean sorting;
         /** The naming context being searched, by its index (a search from the root goes through them all). */
         int context;
         /** Where the last entry sent was, while paging. */
@@ -303,10 +318,13 @@ public final class SearchOperation extends Operation {
          *        filter is evaluated as if it were absent, so which entries match tells nothing about it
          */
         Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
-             Requester who, FilterAttributes filterAttributes, PagedResults paging, PagedResults.Resume resume) {
+             Requester who, FilterAttributes filterAttributes, PagedResults paging, PagedResults.Resume resume,
+             SortedResults sort) {
             this.matcher = matcher;
             this.paging = paging;
             this.resume = resume;
+            this.sort = sort;
+            this.sorting = sort != null && sort.usable();
             this.who = who;
             this.filterAttributes = filterAttributes;
             this.sizeLimit = sizeLimit;
@@ -338,6 +356,30 @@ public final class SearchOperation extends Operation {
             if (matcher.matches(searchable(entry, who, filterAttributes)) != ConditionResult.TRUE) {
                 return true;
             }
+            if (sorting) {
+                if (sort.add(entry, virtualAttributes)) {
+                    return true;
+                }
+                if (sort.critical() || paging != null) {
+                    // RFC 2891 1.2 for a critical sort; a paged one is held to the bound too, as its pages are
+                    // positions in the sorted order.
+                    return stop(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION, "This search matches more than the "
+                            + sort.limit() + " entries the server sorts");
+                }
+                // Not critical: the entries go out unsorted, the control saying why.
+                sorting = false;
+                for (SortedResults.Item held : sort.unsorted()) {
+                    if (!deliver(held.entry(), held.subordinates(), null)) {
+                        return false;
+                    }
+                }
+            }
+            return deliver(entry, virtualAttributes, position);
+        }
+
+        /** Sends an entry that matched, within the page and the size limit. */
+        private boolean deliver(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes,
+                                ByteString position) {
             if (paging != null && entriesSent >= paging.pageSize()) {
                 more = true; // this entry starts the next page
                 return false;
@@ -354,6 +396,18 @@ public final class SearchOperation extends Operation {
             return true;
         }
 
+        /** The held entries in order, from where the last page ended: once the walk is over. */
+        private void sendSorted() {
+            List<SortedResults.Item> sorted = sort.sorted();
+            long from = resume == null ? 0 : PagedResults.ordinal(resume.position());
+            for (long i = from; i < sorted.size(); i++) {
+                SortedResults.Item item = sorted.get((int) i);
+                if (!deliver(item.entry(), item.subordinates(), PagedResults.ordinalPosition(i + 1))) {
+                    return;
+                }
+            }
+        }
+
         private boolean stop(ResultCode code, String message) {
             stop = code;
             stopMessage = message;
@@ -365,7 +419,15 @@ public final class SearchOperation extends Operation {
         }
 
         Result result() {
+            boolean sorted = false;
+            if (sorting && stop == null) {
+                sendSorted();
+                sorted = true;
+            }
             Result r = stop == null ? Responses.newResult(ResultCode.SUCCESS) : errorResult(stop, stopMessage);
+            if (sort != null) {
+                r.addControl(sort.response(sorting && !sorted ? stop : null));
+            }
             if (paging != null) {
                 // RFC 2696 3: the control on every result of a paged search; the empty cookie when it is over.
                 r.addControl(paging.response(stop == null && more ? lastSent : null));

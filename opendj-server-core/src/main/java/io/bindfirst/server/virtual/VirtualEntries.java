@@ -10,6 +10,7 @@ import org.forgerock.opendj.ldap.requests.CancelExtendedRequest;
 import org.forgerock.opendj.ldap.controls.PermissiveModifyRequestControl;
 import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
+import org.forgerock.opendj.ldap.controls.ServerSideSortRequestControl;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 /**
@@ -89,7 +90,7 @@ public final class VirtualEntries {
         // Each control some operation implements (docs/ARCHITECTURE.md, "Controls"), and no other.
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY,
                 OID_PAGED_RESULTS, AssertionRequestControl.OID, PreReadRequestControl.OID,
-                PostReadRequestControl.OID, PermissiveModifyRequestControl.OID);
+                PostReadRequestControl.OID, PermissiveModifyRequestControl.OID, ServerSideSortRequestControl.OID);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");
         e.addAttribute("vendorName", VENDOR_NAME);
