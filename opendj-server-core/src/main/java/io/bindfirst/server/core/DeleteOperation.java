@@ -17,6 +17,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * A delete (RFC 4511 4.8): a leaf, or with the Subtree Delete control (draft-armijo-ldap-treedelete) the
@@ -25,7 +26,7 @@ import io.bindfirst.server.plugin.OperationType;
  */
 public final class DeleteOperation extends WriteOperation {
     /** Subtree Delete control, as OpenDJ and Active Directory support it. */
-    public static final String OID_SUBTREE_DELETE = "1.2.840.113556.1.4.805";
+    public static final String OID_SUBTREE_DELETE = VirtualEntries.OID_SUBTREE_DELETE;
 
     private final DeleteRequest request;
 

@@ -36,6 +36,8 @@ public final class VirtualEntries {
     public static final String OID_MANAGE_DSAIT = "2.16.840.1.113730.3.4.2";
     /** The Password Policy request and response control (draft-behera-ldap-password-policy). */
     public static final String OID_PASSWORD_POLICY = "1.3.6.1.4.1.42.2.27.8.5.1";
+    /** Subtree Delete (draft-armijo-ldap-treedelete), on deletes. */
+    public static final String OID_SUBTREE_DELETE = "1.2.840.113556.1.4.805";
     /** RFC 2696 Simple Paged Results, on searches. */
     public static final String OID_PAGED_RESULTS = "1.2.840.113556.1.4.319";
     /** RFC 3673 "+" returns all operational attributes. */
@@ -90,7 +92,8 @@ public final class VirtualEntries {
         // Each control some operation implements (docs/ARCHITECTURE.md, "Controls"), and no other.
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY,
                 OID_PAGED_RESULTS, AssertionRequestControl.OID, PreReadRequestControl.OID,
-                PostReadRequestControl.OID, PermissiveModifyRequestControl.OID, ServerSideSortRequestControl.OID);
+                PostReadRequestControl.OID, PermissiveModifyRequestControl.OID, ServerSideSortRequestControl.OID,
+                OID_SUBTREE_DELETE);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");
         e.addAttribute("vendorName", VENDOR_NAME);
