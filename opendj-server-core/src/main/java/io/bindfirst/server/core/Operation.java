@@ -1,10 +1,11 @@
 package io.bindfirst.server.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -47,6 +48,17 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private static final Result LATER = Responses.newResult(ResultCode.OTHER);
     /** In {@link #cancellation} once the operation has finished: a later cancel comes too late. */
     private static final CompletableFuture<ResultCode> FINISHED = CompletableFuture.completedFuture(null);
+    /** Atomic access to {@link #cancellation} without an object per operation (binds are counted in bytes). */
+    private static final VarHandle CANCELLATION;
+
+    static {
+        try {
+            CANCELLATION = MethodHandles.lookup().findVarHandle(Operation.class, "cancellation",
+                    CompletableFuture.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     protected final ServerContext server;
     /** The connection the request came on. */
@@ -60,7 +72,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
      * {@code null}; a Cancel's request (RFC 3909), completed with the result code this operation answered; or
      * {@link #FINISHED}.
      */
-    private final AtomicReference<CompletableFuture<ResultCode>> cancellation = new AtomicReference<>();
+    private volatile CompletableFuture<ResultCode> cancellation;
     private AuthenticationInfo requester;
     private Requester accessRequester;
     private ResultCode resultCode;
@@ -122,15 +134,15 @@ public abstract class Operation implements Runnable, CompletedOperationView {
      */
     public final CompletableFuture<ResultCode> cancel() {
         CompletableFuture<ResultCode> requested = new CompletableFuture<>();
-        if (cancellation.compareAndSet(null, requested)) {
+        if (CANCELLATION.compareAndSet(this, null, requested)) {
             return requested;
         }
-        return cancellation.get(); // an earlier cancel's, or FINISHED
+        return cancellation; // an earlier cancel's, or FINISHED
     }
 
     /** Whether a Cancel asked this operation to stop. */
     protected final boolean cancelRequested() {
-        CompletableFuture<ResultCode> c = cancellation.get();
+        CompletableFuture<ResultCode> c = cancellation;
         return c != null && c != FINISHED;
     }
 
@@ -306,7 +318,8 @@ public abstract class Operation implements Runnable, CompletedOperationView {
         } finally {
             sink.complete();
             // After this operation's response: a Cancel waiting on it answers next (RFC 3909 2.1).
-            CompletableFuture<ResultCode> c = cancellation.getAndSet(FINISHED);
+            @SuppressWarnings("unchecked")
+            CompletableFuture<ResultCode> c = (CompletableFuture<ResultCode>) CANCELLATION.getAndSet(this, FINISHED);
             if (c != null && c != FINISHED) {
                 c.complete(resultCode);
             }
