@@ -171,8 +171,11 @@ final class Entries {
         return id2entry.count();
     }
 
-    /** Up to {@code max} ids read from dn2id, and the key to continue from ({@code null} at the end). */
-    record Chunk(long[] ids, byte[] resume) {
+    /**
+     * Up to {@code max} ids read from dn2id, their keys (a search's positions), and the key to continue from
+     * ({@code null} at the end).
+     */
+    record Chunk(long[] ids, byte[][] keys, byte[] resume) {
     }
 
     /**
@@ -183,6 +186,7 @@ final class Entries {
      */
     Chunk scan(byte[] from, byte[] end, boolean skipSubtrees, int max) {
         long[] ids = new long[max];
+        byte[][] keys = new byte[max][];
         int n = 0;
         try (Cursor cursor = dn2id.openCursor(null, CursorConfig.READ_COMMITTED)) {
             DatabaseEntry key = new DatabaseEntry(from);
@@ -190,8 +194,10 @@ final class Entries {
             OperationStatus status = cursor.getSearchKeyRange(key, data, null);
             while (status == OperationStatus.SUCCESS && DnKeys.compare(key.getData(), end) < 0) {
                 if (n == max) {
-                    return new Chunk(ids, key.getData());
+                    return new Chunk(ids, keys, key.getData());
                 }
+                // A copy: the cursor may reuse the entry's buffer for the next key.
+                keys[n] = Arrays.copyOfRange(key.getData(), key.getOffset(), key.getOffset() + key.getSize());
                 ids[n++] = Ids.of(data);
                 if (skipSubtrees) {
                     key = new DatabaseEntry(DnKeys.subtreeEnd(key.getData()));
@@ -201,7 +207,7 @@ final class Entries {
                 }
             }
         }
-        return new Chunk(Arrays.copyOf(ids, n), null);
+        return new Chunk(Arrays.copyOf(ids, n), Arrays.copyOf(keys, n), null);
     }
 
     private static LockMode lockMode(Transaction txn) {

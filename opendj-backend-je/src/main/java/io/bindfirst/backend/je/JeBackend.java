@@ -32,6 +32,7 @@ import io.bindfirst.server.backend.BackupManifest;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.backend.EntryUpdate;
 import io.bindfirst.server.backend.EntryVisitor;
+import io.bindfirst.server.backend.PositionedEntryVisitor;
 import io.bindfirst.server.backend.ImportItem;
 import io.bindfirst.server.backend.ImportRejects;
 
@@ -165,7 +166,13 @@ final class JeBackend implements Backend {
 
     @Override
     public void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor) throws BackendException {
-        search.run(base, scope, filter, visitor);
+        search.run(base, scope, filter, null, (entry, position) -> visitor.visit(entry));
+    }
+
+    @Override
+    public void search(DN base, SearchScope scope, Filter filter, ByteString after, PositionedEntryVisitor visitor)
+            throws BackendException {
+        search.run(base, scope, filter, after, visitor);
     }
 
     @Override

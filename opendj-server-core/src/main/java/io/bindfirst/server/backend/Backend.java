@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.function.LongConsumer;
 
 import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.ByteStringBuilder;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
@@ -82,6 +84,39 @@ public interface Backend extends AutoCloseable {
      * @throws BackendException with {@code NO_SUCH_OBJECT} if {@code base} does not exist
      */
     void search(DN base, SearchScope scope, Filter filter, EntryVisitor visitor) throws BackendException;
+
+    /**
+     * {@link #search(DN, SearchScope, Filter, EntryVisitor)} resumed: every candidate in the backend's order that
+     * comes after the one at {@code after} ({@code null}: from the first), each passed with its position. The
+     * order is the same from one call to the next for the same base, scope and filter, so a client can page
+     * through a result without the server keeping anything between pages (the Simple Paged Results control);
+     * entries added or renamed between calls may be missed or passed again, as RFC 2696 allows. A position is
+     * the backend's own and opaque to the caller. This default counts candidates (so a resumed search walks
+     * again what it skips): right for small backends; a backend that can seek overrides it.
+     *
+     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a position this backend could not have made;
+     *         {@code NO_SUCH_OBJECT} as for the search
+     */
+    default void search(DN base, SearchScope scope, Filter filter, ByteString after, PositionedEntryVisitor visitor)
+            throws BackendException {
+        long skip = 0;
+        if (after != null) {
+            if (after.length() != 9 || after.byteAt(0) != ORDINAL_POSITION) {
+                throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "The search position is not valid");
+            }
+            skip = after.subSequence(1, 9).toByteString().toLong();
+        }
+        long first = skip;
+        long[] seen = {0};
+        search(base, scope, filter, entry -> {
+            long n = ++seen[0];
+            return n <= first || visitor.visit(entry, new ByteStringBuilder(9).appendByte(ORDINAL_POSITION)
+                    .appendLong(n).toByteString());
+        });
+    }
+
+    /** The first byte of the default positions: a candidate's ordinal number follows. */
+    byte ORDINAL_POSITION = 'o';
 
     /**
      * Whether {@link #search} with {@code filter} would walk its whole scope rather than narrow it with

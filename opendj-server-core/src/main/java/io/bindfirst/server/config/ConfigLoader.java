@@ -98,7 +98,8 @@ public final class ConfigLoader {
                 integer(root, "ds-cfg-size-limit", 1000, 0, Integer.MAX_VALUE),
                 integer(root, "ds-cfg-time-limit", 60, 0, Integer.MAX_VALUE),
                 integer(root, "ds-cfg-lookthrough-limit", 5000, 0, Integer.MAX_VALUE),
-                integer(root, "ds-cfg-idle-time-limit", 0, 0, Integer.MAX_VALUE));
+                integer(root, "ds-cfg-idle-time-limit", 0, 0, Integer.MAX_VALUE),
+                integer(root, "ds-cfg-sort-limit", ServerConfig.Limits.DEFAULT_SORT_LIMIT, 0, Integer.MAX_VALUE));
         Path schemaDir = path(root, "ds-cfg-schema-directory", "config/schema");
 
         Entry wq = require(WORK_QUEUE);

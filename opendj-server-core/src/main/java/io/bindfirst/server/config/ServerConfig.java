@@ -411,8 +411,17 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      *
      * @param idleTimeLimitSeconds a connection with no operation in progress and no request for this long is
      *        sent a notice of disconnection and closed; 0 = never
+     * @param sortLimit the most entries a search with the Server-Side Sort control may match (they are sorted in
+     *        memory), for root users too; 0 = no bound
      */
-    public record Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit, int idleTimeLimitSeconds) {
+    public record Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit, int idleTimeLimitSeconds,
+                         int sortLimit) {
+        /** {@code ds-cfg-sort-limit}'s default: entries a Server-Side Sort holds in memory, for anyone. */
+        public static final int DEFAULT_SORT_LIMIT = 1000;
+
+        public Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit, int idleTimeLimitSeconds) {
+            this(sizeLimit, timeLimitSeconds, lookthroughLimit, idleTimeLimitSeconds, DEFAULT_SORT_LIMIT);
+        }
 
         public Limits(int sizeLimit, int timeLimitSeconds, int lookthroughLimit) {
             this(sizeLimit, timeLimitSeconds, lookthroughLimit, 0);

@@ -1,6 +1,7 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.Attribute;
@@ -12,7 +13,9 @@ import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.requests.AddRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -55,6 +58,11 @@ public final class AddOperation extends WriteOperation {
     }
 
     @Override
+    protected Set<String> writeControls() {
+        return Set.of(AssertionRequestControl.OID, PostReadRequestControl.OID);
+    }
+
+    @Override
     protected AccessDecision checkAccess(Requester who) {
         return server.accessPolicy().mayAdd(who, request);
     }
@@ -75,6 +83,7 @@ public final class AddOperation extends WriteOperation {
         server.accounts().passwordChanges().stamp(null, entry, false);
         SchemaChecker.check(entry, server.schema());
         checkRules(entry);
+        requireAssertion(entry);
         return null;
     }
 

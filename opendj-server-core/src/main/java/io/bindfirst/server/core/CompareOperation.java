@@ -5,8 +5,10 @@ import java.util.List;
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.CompareRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
@@ -45,7 +47,18 @@ public final class CompareOperation extends Operation {
     }
 
     @Override
+    protected boolean understands(String oid) {
+        return AssertionRequestControl.OID.equals(oid) || super.understands(oid);
+    }
+
+    @Override
     protected Result execute() {
+        Assertion assertion;
+        try {
+            assertion = Assertion.of(control(AssertionRequestControl.DECODER), server.schema());
+        } catch (DecodeException e) {
+            return malformedControl(e);
+        }
         DN dn = request.getName();
         AttributeDescription ad = request.getAttributeDescription();
         Requester who = accessRequester();
@@ -66,6 +79,9 @@ public final class CompareOperation extends Operation {
             AccessDecision access = server.accessPolicy().mayCompare(who, entry, ad);
             if (!access.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, access.message());
+            }
+            if (assertion != null && !assertion.holds(entry, server.accessPolicy(), who)) {
+                return errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
             }
             if (server.groups().isMemberOf().types().contains(ad.getAttributeType())) {
                 entry = server.groups().isMemberOf().withValues(entry); // virtual: computed, as a search sees it

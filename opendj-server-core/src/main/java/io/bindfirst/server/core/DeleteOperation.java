@@ -1,10 +1,13 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
 
 import io.bindfirst.server.ServerContext;
@@ -14,6 +17,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * A delete (RFC 4511 4.8): a leaf, or with the Subtree Delete control (draft-armijo-ldap-treedelete) the
@@ -22,7 +26,7 @@ import io.bindfirst.server.plugin.OperationType;
  */
 public final class DeleteOperation extends WriteOperation {
     /** Subtree Delete control, as OpenDJ and Active Directory support it. */
-    public static final String OID_SUBTREE_DELETE = "1.2.840.113556.1.4.805";
+    public static final String OID_SUBTREE_DELETE = VirtualEntries.OID_SUBTREE_DELETE;
 
     private final DeleteRequest request;
 
@@ -42,6 +46,11 @@ public final class DeleteOperation extends WriteOperation {
     }
 
     @Override
+    protected Set<String> writeControls() {
+        return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID);
+    }
+
+    @Override
     protected AccessDecision checkAccess(Requester who) {
         return AccessDecision.ALLOW; // decided on the entry, in write
     }
@@ -56,6 +65,7 @@ public final class DeleteOperation extends WriteOperation {
         Entry entry = backend.getEntry(request.getName());
         if (entry != null) {
             require(server.accessPolicy().mayDelete(accessRequester(), entry));
+            requireAssertion(entry);
         }
         return new EntryChange(backend.deleteEntry(request.getName(), hasControl(OID_SUBTREE_DELETE)), null);
     }

@@ -1,6 +1,7 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.Attribute;
@@ -11,7 +12,10 @@ import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
+import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -59,6 +63,11 @@ public final class ModifyDNOperation extends WriteOperation {
     }
 
     @Override
+    protected Set<String> writeControls() {
+        return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID, PostReadRequestControl.OID);
+    }
+
+    @Override
     protected AccessDecision checkAccess(Requester who) {
         return AccessDecision.ALLOW; // decided on the entry as stored, in write
     }
@@ -80,6 +89,7 @@ public final class ModifyDNOperation extends WriteOperation {
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.renameEntry(request.getName(), newDN, current -> {
             require(server.accessPolicy().mayRename(accessRequester(), current, newDN));
+            requireAssertion(current);
             try {
                 Entry renamed = renamed(current);
                 SchemaChecker.check(renamed, server.schema());

@@ -2,6 +2,7 @@ package io.bindfirst.server.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
@@ -10,7 +11,11 @@ import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.ModificationType;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.PermissiveModifyRequestControl;
+import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
+import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -50,6 +55,12 @@ public final class ModifyOperation extends WriteOperation {
     }
 
     @Override
+    protected Set<String> writeControls() {
+        return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID, PostReadRequestControl.OID,
+                PermissiveModifyRequestControl.OID);
+    }
+
+    @Override
     protected AccessDecision checkAccess(Requester who) {
         return AccessDecision.ALLOW; // decided on the entry as stored, in write
     }
@@ -64,10 +75,11 @@ public final class ModifyOperation extends WriteOperation {
     protected EntryChange write(Backend backend) throws BackendException {
         return backend.modifyEntry(request.getName(), current -> {
             require(server.accessPolicy().mayModify(accessRequester(), current, request.getModifications()));
+            requireAssertion(current);
             server.accounts().passwordChanges().refuse(current, newClearPasswords(), bySelf());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
-                        server.schema());
+                        server.schema(), hasControl(PermissiveModifyRequestControl.OID));
                 SchemaChecker.check(updated, server.schema());
                 checkRules(updated);
                 stampModified(updated);

@@ -1,13 +1,20 @@
 package io.bindfirst.server.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.ControlDecoder;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
@@ -42,6 +49,19 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private static final Logger LOG = LoggerFactory.getLogger(Operation.class);
     /** What {@code execute} returns when the result will come from the slow lane. */
     private static final Result LATER = Responses.newResult(ResultCode.OTHER);
+    /** In {@link #cancellation} once the operation has finished: a later cancel comes too late. */
+    private static final CompletableFuture<ResultCode> FINISHED = CompletableFuture.completedFuture(null);
+    /** Atomic access to {@link #cancellation} without an object per operation (binds are counted in bytes). */
+    private static final VarHandle CANCELLATION;
+
+    static {
+        try {
+            CANCELLATION = MethodHandles.lookup().findVarHandle(Operation.class, "cancellation",
+                    CompletableFuture.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     protected final ServerContext server;
     /** The connection the request came on. */
@@ -51,6 +71,11 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     protected final long startNanos;
     private ResponseSink sink;
     private volatile boolean abandoned;
+    /**
+     * {@code null}; a Cancel's request (RFC 3909), completed with the result code this operation answered; or
+     * {@link #FINISHED}.
+     */
+    private volatile CompletableFuture<ResultCode> cancellation;
     private AuthenticationInfo requester;
     private Requester accessRequester;
     /** The request's Proxied Authorization control (RFC 4370), found while the controls are checked; or null. */
@@ -93,6 +118,46 @@ public abstract class Operation implements Runnable, CompletedOperationView {
         return abandoned;
     }
 
+    /**
+     * Whether the connection keeps this operation by its message ID while it is outstanding (for Abandon and
+     * Cancel): every operation but a bind, which is alone on its connection (RFC 4511 4.2.1) and cannot be
+     * abandoned or cancelled, and for which keeping it would cost every bind a map write.
+     */
+    public boolean keptByMessageId() {
+        return operationType() != OperationType.BIND;
+    }
+
+    /** Whether a Cancel may name this operation (RFC 3909 2: not bind, unbind, abandon, StartTLS, cancel). */
+    public boolean cancelable() {
+        return abandonable();
+    }
+
+    /**
+     * RFC 3909: asks the operation to stop at its next check (before it starts, between a search's entries,
+     * before a write's transaction); it then answers {@code canceled}. A write past that point completes.
+     *
+     * @return completes once the operation has answered, with its result code ({@code null} if it had already
+     *         finished); {@code canceled} means the cancel succeeded, anything else that it came too late
+     */
+    public final CompletableFuture<ResultCode> cancel() {
+        CompletableFuture<ResultCode> requested = new CompletableFuture<>();
+        if (CANCELLATION.compareAndSet(this, null, requested)) {
+            return requested;
+        }
+        return cancellation; // an earlier cancel's, or FINISHED
+    }
+
+    /** Whether a Cancel asked this operation to stop. */
+    protected final boolean cancelRequested() {
+        CompletableFuture<ResultCode> c = cancellation;
+        return c != null && c != FINISHED;
+    }
+
+    /** The answer of an operation that stopped because it was cancelled. */
+    protected final Result cancelled() {
+        return errorResult(ResultCode.CANCELLED, "Cancelled by the client (RFC 3909)");
+    }
+
     protected ResponseSink sink() {
         return sink;
     }
@@ -118,6 +183,9 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             }
             if (result == null && proxiedAuthorization != null) {
                 result = actAsProxiedIdentity(proxiedAuthorization);
+            }
+            if (result == null && cancelRequested()) {
+                result = cancelled();
             }
             if (result == null) {
                 result = execute();
@@ -210,6 +278,17 @@ public abstract class Operation implements Runnable, CompletedOperationView {
                 : errorResult(ResultCode.BUSY, "The server is too busy to process the request; try again");
     }
 
+    /**
+     * Finishes the operation with {@code later}'s result when it completes (at once, on this thread, if it has);
+     * {@code execute} returns what this returns. For an operation whose answer waits on another's (Cancel).
+     */
+    protected final Result finishWhen(CompletionStage<Result> later) {
+        handOff = null;
+        later.whenComplete((r, e) -> finish(r != null ? r
+                : unexpected(e instanceof RuntimeException re ? re : new IllegalStateException(e))));
+        return LATER;
+    }
+
     /** Answers without running, when no worker can take the operation. */
     public final void rejectBusy() {
         requester = session.authentication();
@@ -256,6 +335,12 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             }
         } finally {
             sink.complete();
+            // After this operation's response: a Cancel waiting on it answers next (RFC 3909 2.1).
+            @SuppressWarnings("unchecked")
+            CompletableFuture<ResultCode> c = (CompletableFuture<ResultCode>) CANCELLATION.getAndSet(this, FINISHED);
+            if (c != null && c != FINISHED) {
+                c.complete(resultCode);
+            }
         }
         server.plugins().invokePost(PluginPhase.POST_RESPONSE, this);
     }
@@ -332,6 +417,25 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             }
         }
         return false;
+    }
+
+    /**
+     * The request's control decoded with {@code decoder}, or {@code null} when the request has none.
+     *
+     * @throws DecodeException when its value is malformed: the operation answers {@code protocolError}
+     */
+    protected final <C extends Control> C control(ControlDecoder<C> decoder) throws DecodeException {
+        for (Control c : requestControls()) {
+            if (c.getOID().equals(decoder.getOID())) {
+                return decoder.decodeControl(c, new DecodeOptions().setSchema(server.schema()));
+            }
+        }
+        return null;
+    }
+
+    /** The answer to a request whose control could not be decoded. */
+    protected final Result malformedControl(DecodeException e) {
+        return errorResult(ResultCode.PROTOCOL_ERROR, "A request control is malformed: " + e.getMessage());
     }
 
     // --- the read-only view plugins get ---

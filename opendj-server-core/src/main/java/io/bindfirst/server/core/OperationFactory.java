@@ -1,6 +1,7 @@
 package io.bindfirst.server.core;
 
 import org.forgerock.opendj.ldap.requests.AddRequest;
+import org.forgerock.opendj.ldap.requests.CancelExtendedRequest;
 import org.forgerock.opendj.ldap.requests.CompareRequest;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
@@ -57,8 +58,8 @@ public final class OperationFactory {
     }
 
     /**
-     * Password Modify (RFC 3062), StartTLS (RFC 4511 4.14) and this server's backup have their own operations;
-     * every other extended request goes to one class.
+     * Password Modify (RFC 3062), StartTLS (RFC 4511 4.14), Cancel (RFC 3909) and this server's backup have their
+     * own operations; every other extended request goes to one class.
      */
     public Operation extended(Session session, int messageId, ExtendedRequest<?> request) {
         if (PasswordModifyExtendedRequest.OID.equals(request.getOID())) {
@@ -66,6 +67,9 @@ public final class OperationFactory {
         }
         if (StartTLSExtendedRequest.OID.equals(request.getOID())) {
             return new StartTlsOperation(server, session, messageId, request);
+        }
+        if (CancelExtendedRequest.OID.equals(request.getOID())) {
+            return new CancelOperation(server, session, messageId, request);
         }
         if (BackupRequest.OID.equals(request.getOID())) {
             return new BackupOperation(server, session, messageId, request);

@@ -3,14 +3,19 @@ package io.bindfirst.server.core;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ConditionResult;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.ServerSideSortRequestControl;
+import org.forgerock.opendj.ldap.controls.SimplePagedResultsControl;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
@@ -56,6 +61,15 @@ public final class SearchOperation extends Operation {
         return true;
     }
 
+    @Override
+    protected boolean understands(String oid) {
+        return SimplePagedResultsControl.OID.equals(oid) || AssertionRequestControl.OID.equals(oid)
+                || ServerSideSortRequestControl.OID.equals(oid) || super.understands(oid);
+    }
+
+    /** The Assertion control's filter, or {@code null}. */
+    private Assertion assertion;
+
     /** Set when the filter was refused for its depth: nothing may walk it recursively, the log included. */
     private boolean filterTooDeep;
 
@@ -65,6 +79,35 @@ public final class SearchOperation extends Operation {
             filterTooDeep = true;
             return errorResult(ResultCode.ADMIN_LIMIT_EXCEEDED, "The filter nests more than " + FilterDepth.MAX
                     + " levels of AND, OR and NOT");
+        }
+        PagedResults paging;
+        PagedResults.Resume resume;
+        SortedResults sort;
+        try {
+            assertion = Assertion.of(control(AssertionRequestControl.DECODER), server.schema());
+            sort = SortedResults.of(control(ServerSideSortRequestControl.DECODER), server.schema(),
+                    server.config().limits().sortLimit());
+            SimplePagedResultsControl pagedControl = control(SimplePagedResultsControl.DECODER);
+            paging = pagedControl == null ? null
+                    : PagedResults.of(pagedControl, request, requester(), sort == null ? "" : sort.identity());
+            resume = paging == null ? null : paging.resume(pagedControl.getCookie());
+        } catch (DecodeException e) {
+            return malformedControl(e);
+        } catch (PagedResults.InvalidCookie e) {
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM, e.getMessage());
+        }
+        if (sort != null && !sort.usable() && sort.critical()) {
+            // RFC 2891 1.2: a critical sort that cannot be done fails the search, with the reason in the control.
+            Result refused = errorResult(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+                    "The search results cannot be sorted by those keys");
+            refused.addControl(sort.response(null));
+            return refused;
+        }
+        if (paging != null && paging.pageSize() == 0) {
+            // RFC 2696 3: the client is done with the paged search; nothing is kept, so nothing to release.
+            Result done = Responses.newResult(ResultCode.SUCCESS);
+            done.addControl(paging.response(null));
+            return done;
         }
         groupCandidates = server.groups().isMemberOf().candidates(request.getFilter());
         AuthenticationInfo auth = requester(); // a proxied authorization's identity has its own limits
@@ -80,7 +123,7 @@ public final class SearchOperation extends Operation {
                 auth.root() ? 0 : limits.lookthroughLimit(),
                 new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(),
                         accessRequester(), server.schema(), server.groups().isMemberOf()),
-                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()));
+                accessRequester(), FilterAttributes.of(request.getFilter(), server.schema()), paging, resume, sort);
 
         DN base = request.getName();
         SearchScope scope = request.getScope();
@@ -90,11 +133,19 @@ public final class SearchOperation extends Operation {
         }
         try {
             if (base.isRootDN()) {
+                if (assertion != null && !assertion.holds(server.virtualEntries().rootDse(), server.accessPolicy(),
+                        accessRequester())) {
+                    return errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
+                }
                 return searchFromRoot(walk, scope);
             }
             if (base.equals(VirtualEntries.SCHEMA_DN)) {
-                if (scope != SearchScope.SINGLE_LEVEL && scope != SearchScope.SUBORDINATES) {
-                    walk.offer(server.virtualEntries().schemaEntry(), null);
+                if (assertion != null && !assertion.holds(server.virtualEntries().schemaEntry(),
+                        server.accessPolicy(), accessRequester())) {
+                    return errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
+                }
+                if (scope != SearchScope.SINGLE_LEVEL && scope != SearchScope.SUBORDINATES && resume == null) {
+                    walk.offer(server.virtualEntries().schemaEntry(), null, null);
                 }
                 return walk.result();
             }
@@ -106,6 +157,10 @@ public final class SearchOperation extends Operation {
             if (!visible.allowed()) {
                 return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, visible.message());
             }
+            Result failed = baseAssertionFailed(backend, base);
+            if (failed != null) {
+                return failed;
+            }
             if (scope != SearchScope.BASE_OBJECT && groupCandidates == null
                     && backend.isUnindexed(request.getFilter())) {
                 // It walks its whole scope: the slow lane runs it, paced, off the workers.
@@ -115,6 +170,24 @@ public final class SearchOperation extends Operation {
         } catch (BackendException e) {
             return backendError(e, base);
         }
+    }
+
+    /**
+     * RFC 4528 3: a search's assertion is evaluated against its base entry; {@code assertionFailed} (and no
+     * entries) when it does not match, {@code null} to go on. A base the requester may not see answers
+     * {@code noSuchObject}, as if it did not exist.
+     */
+    private Result baseAssertionFailed(Backend backend, DN base) throws BackendException {
+        if (assertion == null) {
+            return null;
+        }
+        Entry entry = backend.getEntry(base);
+        if (entry == null || !server.accessPolicy().maySee(accessRequester(), entry).allowed()) {
+            return backendError(new BackendException(ResultCode.NO_SUCH_OBJECT,
+                    "The search base " + base + " does not exist"), base);
+        }
+        return assertion.holds(entry, server.accessPolicy(), accessRequester()) ? null
+                : errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
     }
 
     private Result searchBackendToResult(Backend backend, DN base, SearchScope scope, Walk walk) {
@@ -137,13 +210,18 @@ public final class SearchOperation extends Operation {
     /** Base DN "": the root DSE itself for a base search, else the naming contexts and what is below them. */
     private Result searchFromRoot(Walk walk, SearchScope scope) throws BackendException {
         if (scope == SearchScope.BASE_OBJECT) {
-            walk.offer(server.virtualEntries().rootDse(), null);
+            if (walk.resume == null) {
+                walk.offer(server.virtualEntries().rootDse(), null, null);
+            }
             return walk.result();
         }
-        for (DN context : server.backends().namingContexts()) {
+        List<DN> contexts = server.backends().namingContexts();
+        for (int i = walk.resume == null || walk.sorting ? 0 : walk.resume.context(); i < contexts.size(); i++) {
+            DN context = contexts.get(i);
             Backend backend = server.backends().backendFor(context);
             SearchScope s = scope == SearchScope.SINGLE_LEVEL ? SearchScope.BASE_OBJECT : SearchScope.WHOLE_SUBTREE;
             if (backend.entryExists(context)) {
+                walk.context = i;
                 searchBackend(backend, context, s, walk);
             }
             if (walk.stopped()) {
@@ -161,17 +239,41 @@ public final class SearchOperation extends Operation {
                 return false;
             }
         };
-        if (groupCandidates == null) {
-            backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates));
+        if (groupCandidates != null) {
+            searchGroupCandidates(backend, base, scope, walk, subordinates);
             return;
         }
+        if (walk.paging == null || walk.sorting) {
+            // A sorted search walks everything each time: its pages are positions in the sorted order.
+            backend.search(base, scope, request.getFilter(), e -> walk.offer(e, subordinates, null));
+            return;
+        }
+        ByteString after = walk.resume != null && walk.resume.context() == walk.context ? walk.resume.position() : null;
+        backend.search(base, scope, request.getFilter(), after, (e, position) -> walk.offer(e, subordinates, position));
+    }
+
+    /**
+     * A filter that requires membership of a group: its members are the only candidates, read one by one. A page
+     * of a paged search is a position in that list (the group's members in the index's order): a page ends after
+     * the n-th candidate, and the next begins there.
+     */
+    private void searchGroupCandidates(Backend backend, DN base, SearchScope scope, Walk walk,
+                                       AttributeSelection.SubordinateCheck subordinates) throws BackendException {
         if (!backend.entryExists(base)) {
             throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The search base " + base + " does not exist");
         }
-        for (DN dn : groupCandidates) {
+        boolean resuming = walk.paging != null && !walk.sorting && walk.resume != null
+                && walk.resume.context() == walk.context;
+        long from = resuming ? PagedResults.ordinal(walk.resume.position()) : 0;
+        for (int i = 0; i < groupCandidates.size(); i++) {
+            if (i < from) {
+                continue;
+            }
+            DN dn = groupCandidates.get(i);
             if (dn.isInScopeOf(base, scope) && server.backends().backendFor(dn) == backend) {
                 Entry e = backend.getEntry(dn);
-                if (e != null && !walk.offer(e, subordinates)) {
+                ByteString position = walk.paging == null || walk.sorting ? null : PagedResults.ordinalPosition(i + 1);
+                if (e != null && !walk.offer(e, subordinates, position)) {
                     return;
                 }
             }
@@ -239,6 +341,18 @@ public final class SearchOperation extends Operation {
         private final FilterAttributes filterAttributes;
         /** Whether the filter tests isMemberOf (or its alias): only then are its values computed for it. */
         private final boolean testsGroups;
+        /** The paged results control's paging, or {@code null}; where the previous page ended, or {@code null}. */
+        final PagedResults paging;
+        final PagedResults.Resume resume;
+        /** The sort control, or {@code null}; whether its entries are being held to be sorted. */
+        private final SortedResults sort;
+        boolean sorting;
+        /** The naming context being searched, by its index (a search from the root goes through them all). */
+        int context;
+        /** Where the last entry sent was, while paging. */
+        private PagedResults.Resume lastSent;
+        /** Set when a full page stopped the search and a matching entry was left for the next one. */
+        private boolean more;
         private int examined;
         private ResultCode stop;
         private String stopMessage;
@@ -248,8 +362,13 @@ public final class SearchOperation extends Operation {
          *        filter is evaluated as if it were absent, so which entries match tells nothing about it
          */
         Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
-             Requester who, FilterAttributes filterAttributes) {
+             Requester who, FilterAttributes filterAttributes, PagedResults paging, PagedResults.Resume resume,
+             SortedResults sort) {
             this.matcher = matcher;
+            this.paging = paging;
+            this.resume = resume;
+            this.sort = sort;
+            this.sorting = sort != null && sort.usable();
             this.who = who;
             this.filterAttributes = filterAttributes;
             this.testsGroups = server.groups().isMemberOf().types().stream().anyMatch(filterAttributes::tests);
@@ -260,10 +379,13 @@ public final class SearchOperation extends Operation {
         }
 
         /** @return whether to go on */
-        boolean offer(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes) {
+        boolean offer(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes, ByteString position) {
             server.slowLane().pacer().pace(); // gives way to the workers when on the slow lane; else nothing
             if (isAbandoned()) {
                 return stop(ResultCode.CANCELLED, "Abandoned");
+            }
+            if (cancelRequested()) {
+                return stop(ResultCode.CANCELLED, "Cancelled by the client (RFC 3909)");
             }
             if (lookthroughLimit > 0 && ++examined > lookthroughLimit) {
                 return stop(ResultCode.ADMIN_LIMIT_EXCEEDED, "This search examined more than the "
@@ -282,13 +404,56 @@ public final class SearchOperation extends Operation {
             if (matcher.matches(searchable(tested, who, filterAttributes)) != ConditionResult.TRUE) {
                 return true;
             }
+            if (sorting) {
+                if (sort.add(entry, virtualAttributes)) {
+                    return true;
+                }
+                if (sort.critical() || paging != null) {
+                    // RFC 2891 1.2 for a critical sort; a paged one is held to the bound too, as its pages are
+                    // positions in the sorted order.
+                    return stop(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION, "This search matches more than the "
+                            + sort.limit() + " entries the server sorts");
+                }
+                // Not critical: the entries go out unsorted, the control saying why.
+                sorting = false;
+                for (SortedResults.Item held : sort.unsorted()) {
+                    if (!deliver(held.entry(), held.subordinates(), null)) {
+                        return false;
+                    }
+                }
+            }
+            return deliver(entry, virtualAttributes, position);
+        }
+
+        /** Sends an entry that matched, within the page and the size limit. */
+        private boolean deliver(Entry entry, AttributeSelection.SubordinateCheck virtualAttributes,
+                                ByteString position) {
+            if (paging != null && entriesSent >= paging.pageSize()) {
+                more = true; // this entry starts the next page
+                return false;
+            }
             if (sizeLimit > 0 && entriesSent >= sizeLimit) {
                 return stop(ResultCode.SIZE_LIMIT_EXCEEDED,
                         "This search returned the " + sizeLimit + " entries its size limit allows");
             }
             sink().send(Responses.newSearchResultEntry(selection.select(entry, virtualAttributes)));
             entriesSent++;
+            if (paging != null) {
+                lastSent = position == null ? null : new PagedResults.Resume(context, position);
+            }
             return true;
+        }
+
+        /** The held entries in order, from where the last page ended: once the walk is over. */
+        private void sendSorted() {
+            List<SortedResults.Item> sorted = sort.sorted();
+            long from = resume == null ? 0 : PagedResults.ordinal(resume.position());
+            for (long i = from; i < sorted.size(); i++) {
+                SortedResults.Item item = sorted.get((int) i);
+                if (!deliver(item.entry(), item.subordinates(), PagedResults.ordinalPosition(i + 1))) {
+                    return;
+                }
+            }
         }
 
         private boolean stop(ResultCode code, String message) {
@@ -298,11 +463,24 @@ public final class SearchOperation extends Operation {
         }
 
         boolean stopped() {
-            return stop != null;
+            return stop != null || more;
         }
 
         Result result() {
-            return stop == null ? Responses.newResult(ResultCode.SUCCESS) : errorResult(stop, stopMessage);
+            boolean sorted = false;
+            if (sorting && stop == null) {
+                sendSorted();
+                sorted = true;
+            }
+            Result r = stop == null ? Responses.newResult(ResultCode.SUCCESS) : errorResult(stop, stopMessage);
+            if (sort != null) {
+                r.addControl(sort.response(sorting && !sorted ? stop : null));
+            }
+            if (paging != null) {
+                // RFC 2696 3: the control on every result of a paged search; the empty cookie when it is over.
+                r.addControl(paging.response(stop == null && more ? lastSent : null));
+            }
+            return r;
         }
     }
 

@@ -31,6 +31,18 @@ public interface Session {
      */
     void authenticated(AuthenticationInfo info);
 
+    /**
+     * The operation with this message ID that is outstanding on the connection and
+     * {@linkplain Operation#keptByMessageId() kept by it}, or {@code null}: what a Cancel (RFC 3909) names.
+     */
+    Operation outstanding(int messageId);
+
+    /**
+     * Whether a bind with this message ID seems to be in progress on the connection: best effort (read without
+     * synchronization, so it costs a bind nothing), for a Cancel's {@code cannotCancel}.
+     */
+    boolean bindInProgress(int messageId);
+
     /** Called once per operation, when its result is ready: frees its place among the connection's limits. */
     void operationDone(Operation operation);
 

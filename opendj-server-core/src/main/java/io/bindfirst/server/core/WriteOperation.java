@@ -1,19 +1,27 @@
 package io.bindfirst.server.core;
 
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.GeneralizedTime;
 import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.ResultCode;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.GenericControl;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
+import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
+import org.forgerock.opendj.ldap.controls.PostReadResponseControl;
+import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
+import org.forgerock.opendj.ldap.controls.PreReadResponseControl;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -55,12 +63,25 @@ abstract class WriteOperation extends Operation {
     private static final Control NO_POLICY_STATE = GenericControl.newControl(PasswordPolicyResponseControl.OID,
             false, ByteString.wrap(new byte[] {0x30, 0x00}));
 
+    /** The Assertion control's filter, or {@code null}. */
+    private Assertion assertion;
+    /** The Pre-Read and Post-Read controls (RFC 4527), or {@code null}. */
+    private PreReadRequestControl preRead;
+    private PostReadRequestControl postRead;
+
     protected WriteOperation(ServerContext server, Session session, int messageId) {
         super(server, session, messageId);
     }
 
     @Override
     protected final Result execute() {
+        try {
+            assertion = Assertion.of(control(AssertionRequestControl.DECODER), server.schema());
+            preRead = control(PreReadRequestControl.DECODER);
+            postRead = control(PostReadRequestControl.DECODER);
+        } catch (DecodeException e) {
+            return malformedControl(e);
+        }
         try {
             Result refused = checkRequest();
             if (refused != null) {
@@ -79,13 +100,16 @@ abstract class WriteOperation extends Operation {
             if (pre != null) {
                 return pre;
             }
+            if (cancelRequested()) {
+                return cancelled(); // the last point where a write can stop: past it, it commits
+            }
             EntryChange change = write(backend);
             server.accessPolicy().written(change);
             server.writeEpoch().advance();
             server.accounts().written(change);
             server.groups().written(change); // the group index, before the result: access control asks it
             changed(change);
-            return withPolicyState(success(), null);
+            return withReadEntries(withPolicyState(success(), null), change);
         } catch (PasswordPolicyRefusal e) {
             return withPolicyState(errorResult(e.resultCode(), e.getMessage()), e.error());
         } catch (BackendException e) {
@@ -108,9 +132,45 @@ abstract class WriteOperation extends Operation {
         return result;
     }
 
+    /**
+     * RFC 4527: the entry before and after the write, with the attributes each control asks for that the requester
+     * may read. Only a write that understands the control gets here with it (a critical one elsewhere is refused,
+     * a non-critical one ignored).
+     */
+    private Result withReadEntries(Result result, EntryChange change) {
+        if (preRead != null && understands(PreReadRequestControl.OID) && change.before() != null) {
+            result.addControl(PreReadResponseControl.newControl(readable(preRead.getAttributes(), change.before())));
+        }
+        if (postRead != null && understands(PostReadRequestControl.OID) && change.after() != null) {
+            result.addControl(PostReadResponseControl.newControl(readable(postRead.getAttributes(), change.after())));
+        }
+        return result;
+    }
+
+    private Entry readable(List<String> attributes, Entry entry) {
+        return new AttributeSelection(attributes, false, server.accessPolicy(), accessRequester(), server.schema(),
+                server.groups().isMemberOf()).select(entry, null);
+    }
+
     @Override
     protected boolean understands(String oid) {
-        return PasswordPolicyRequestControl.OID.equals(oid) || super.understands(oid);
+        return PasswordPolicyRequestControl.OID.equals(oid) || writeControls().contains(oid)
+                || super.understands(oid);
+    }
+
+    /** The controls among Assertion, Pre-Read, Post-Read and Permissive Modify that this write implements. */
+    protected Set<String> writeControls() {
+        return Set.of();
+    }
+
+    /**
+     * Goes on if the request has no assertion or it holds for {@code entry} (as stored, read in the write's
+     * transaction where there is one; for an add, the entry to be added); else {@code assertionFailed}.
+     */
+    protected final void requireAssertion(Entry entry) throws BackendException {
+        if (assertion != null) {
+            assertion.require(entry, server.accessPolicy(), accessRequester());
+        }
     }
 
     /** RFC 4370: every write may run as another identity (access checks and modifiersName are its). */

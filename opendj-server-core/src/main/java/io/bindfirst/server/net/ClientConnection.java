@@ -48,6 +48,8 @@ public final class ClientConnection implements Session, BoundConnection {
     private volatile long lastActivityNanos = System.nanoTime();
     private final AtomicLong nextOperationId = new AtomicLong();
     private final ConcurrentHashMap<Integer, Operation> inFlight = new ConcurrentHashMap<>();
+    /** The message ID of the bind in progress, or -1: a plain field, so that a bind pays no fence for it. */
+    private int bindMessageId = -1;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Swapped whole, never mutated: readers on other threads see one bind's state or the next's. */
     private final AtomicReference<AuthenticationInfo> authentication =
@@ -177,11 +179,13 @@ public final class ClientConnection implements Session, BoundConnection {
         }
     }
 
-    /** An operation was decoded and will run; abandonable ones are kept by message ID for abandon. */
+    /** An operation was decoded and will run; all but binds are kept by message ID, for abandon and cancel. */
     void operationStarted(Operation op) {
         slots.received();
-        if (op.abandonable()) {
+        if (op.keptByMessageId()) {
             inFlight.put(op.messageId(), op);
+        } else {
+            bindMessageId = op.messageId();
         }
     }
 
@@ -190,8 +194,10 @@ public final class ClientConnection implements Session, BoundConnection {
         if (tracksActivity) {
             lastActivityNanos = System.nanoTime();
         }
-        if (op.abandonable()) {
+        if (op.keptByMessageId()) {
             inFlight.remove(op.messageId(), op);
+        } else {
+            bindMessageId = -1;
         }
         slots.done();
     }
@@ -208,9 +214,19 @@ public final class ClientConnection implements Session, BoundConnection {
 
     void abandon(int messageId) {
         Operation op = inFlight.get(messageId);
-        if (op != null) {
+        if (op != null && op.abandonable()) {
             op.abandon();
         }
+    }
+
+    @Override
+    public Operation outstanding(int messageId) {
+        return inFlight.get(messageId);
+    }
+
+    @Override
+    public boolean bindInProgress(int messageId) {
+        return bindMessageId == messageId;
     }
 
     @Override

@@ -5,6 +5,12 @@ import java.util.List;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
+import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
+import org.forgerock.opendj.ldap.requests.CancelExtendedRequest;
+import org.forgerock.opendj.ldap.controls.PermissiveModifyRequestControl;
+import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
+import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
+import org.forgerock.opendj.ldap.controls.ServerSideSortRequestControl;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 /**
@@ -32,6 +38,10 @@ public final class VirtualEntries {
     public static final String OID_PROXIED_AUTHZ_V2 = "2.16.840.1.113730.3.4.18";
     /** The Password Policy request and response control (draft-behera-ldap-password-policy). */
     public static final String OID_PASSWORD_POLICY = "1.3.6.1.4.1.42.2.27.8.5.1";
+    /** Subtree Delete (draft-armijo-ldap-treedelete), on deletes. */
+    public static final String OID_SUBTREE_DELETE = "1.2.840.113556.1.4.805";
+    /** RFC 2696 Simple Paged Results, on searches. */
+    public static final String OID_PAGED_RESULTS = "1.2.840.113556.1.4.319";
     /** RFC 3673 "+" returns all operational attributes. */
     public static final String FEATURE_ALL_OPERATIONAL = "1.3.6.1.4.1.4203.1.5.1";
 
@@ -73,7 +83,8 @@ public final class VirtualEntries {
         e.addAttribute("ds-private-naming-contexts", SCHEMA_DN.toString());
         e.addAttribute("subschemaSubentry", SCHEMA_DN.toString());
         e.addAttribute("supportedLDAPVersion", "3");
-        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY, OID_BACKUP);
+        e.addAttribute("supportedExtension", OID_WHO_AM_I, OID_PASSWORD_MODIFY, OID_BACKUP,
+                CancelExtendedRequest.OID);
         if (startTls) {
             e.addAttribute("supportedExtension", OID_START_TLS);
         }
@@ -84,7 +95,11 @@ public final class VirtualEntries {
             e.addAttribute("supportedSASLMechanisms", "PLAIN");
         }
         // The Password Policy control is answered on binds (accountLocked); other operations ignore it.
-        e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY);
+        // Each control some operation implements (docs/ARCHITECTURE.md, "Controls"), and no other.
+        e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY,
+                OID_PAGED_RESULTS, AssertionRequestControl.OID, PreReadRequestControl.OID,
+                PostReadRequestControl.OID, PermissiveModifyRequestControl.OID, ServerSideSortRequestControl.OID,
+                OID_SUBTREE_DELETE);
         e.addAttribute("supportedControl", OID_PROXIED_AUTHZ_V2);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");

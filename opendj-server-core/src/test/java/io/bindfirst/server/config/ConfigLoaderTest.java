@@ -166,6 +166,7 @@ public class ConfigLoaderTest {
                 .set(workQueue, "ds-cfg-num-worker-threads", "6")
                 .set(workQueue, "ds-cfg-max-work-queue-capacity", "4")
                 .set("cn=config", "ds-cfg-idle-time-limit", "7")
+                .set("cn=config", "ds-cfg-sort-limit", "25")
                 .set(userRoot, "ds-cfg-backend-type", "slow-je")
                 .set(userRoot, "ds-cfg-sample-entries", "10"));
         assertEquals(c.listener().maxConnections(), 5);
@@ -175,6 +176,7 @@ public class ConfigLoaderTest {
         assertEquals(c.workQueue().workerThreads(), 6);
         assertEquals(c.workQueue().capacity(), 4);
         assertEquals(c.limits().idleTimeLimitSeconds(), 7);
+        assertEquals(c.limits().sortLimit(), 25);
         assertEquals(c.backends().get(0).type(), "slow-je");
         assertEquals(c.sampleEntries().get("userRoot"), Integer.valueOf(10));
     }

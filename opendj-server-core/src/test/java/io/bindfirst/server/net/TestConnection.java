@@ -10,11 +10,13 @@ import java.util.concurrent.TimeUnit;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.config.ServerConfig;
+import io.bindfirst.server.core.CancelOperation;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.monitor.OperationCounts;
@@ -90,6 +92,13 @@ final class TestConnection {
         public DN targetDN() {
             return target;
         }
+    }
+
+    /** A Cancel (RFC 3909) with message ID {@code messageId} naming {@code target}, decoded as the handler does. */
+    Operation cancel(int messageId, int target) {
+        Operation op = new CancelOperation(server, connection, messageId, Requests.newCancelExtendedRequest(target));
+        connection.operationStarted(op);
+        return op;
     }
 
     /**

@@ -36,11 +36,13 @@ public final class Modifications {
 
     private final Entry entry;
     private final Schema schema;
+    private final boolean permissive;
     private final String prefix;
 
-    private Modifications(Entry entry, Schema schema) {
+    private Modifications(Entry entry, Schema schema, boolean permissive) {
         this.entry = entry;
         this.schema = schema;
+        this.permissive = permissive;
         this.prefix = "Entry " + entry.getName() + " cannot be modified: ";
     }
 
@@ -54,11 +56,21 @@ public final class Modifications {
      * @throws WriteException with the result code of the first modification that cannot be applied
      */
     public static Entry apply(Entry current, List<Modification> mods, Schema schema) throws WriteException {
+        return apply(current, mods, schema, false);
+    }
+
+    /**
+     * As {@link #apply(Entry, List, Schema)}; with {@code permissive} (the Permissive Modify control,
+     * 1.2.840.113556.1.4.1413, as Active Directory and OpenDJ implement it), adding a value the attribute already
+     * has, or deleting a value or an attribute that is not there, changes nothing instead of failing.
+     */
+    public static Entry apply(Entry current, List<Modification> mods, Schema schema, boolean permissive)
+            throws WriteException {
         Objects.requireNonNull(current, "current");
         Objects.requireNonNull(mods, "mods");
         Objects.requireNonNull(schema, "schema");
         Entry copy = EntrySchema.copy(current, schema);
-        Modifications m = new Modifications(copy, schema);
+        Modifications m = new Modifications(copy, schema, permissive);
         List<AVA> rdnValuesBefore = m.rdnValuesPresent();
         for (Modification mod : mods) {
             m.apply(mod);
@@ -111,10 +123,15 @@ public final class Modifications {
         Attribute existing = entry.getAttribute(description);
         Attribute updated = existing != null ? new LinkedAttribute(existing) : new LinkedAttribute(description);
         for (ByteString value : values) {
-            if (!updated.add(value)) {
+            // contains first: the SDK's add of an equal value replaces the stored form with the request's.
+            if (updated.contains(value)) {
+                if (permissive) {
+                    continue;
+                }
                 throw fail(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, "attribute " + description + " already has "
                         + EntrySchema.show(description.getAttributeType(), value));
             }
+            updated.add(value);
         }
         entry.replaceAttribute(updated);
     }
@@ -122,6 +139,9 @@ public final class Modifications {
     private void delete(AttributeDescription description, List<ByteString> values) throws WriteException {
         Attribute existing = entry.getAttribute(description);
         if (existing == null) {
+            if (permissive) {
+                return;
+            }
             throw fail(ResultCode.NO_SUCH_ATTRIBUTE, "attribute " + description + " is not present, so it cannot"
                     + (values.isEmpty() ? " be deleted" : " have values deleted"));
         }
@@ -133,7 +153,7 @@ public final class Modifications {
         // stored before a syntax was tightened) or it is not (noSuchAttribute).
         Attribute updated = new LinkedAttribute(existing);
         for (ByteString value : values) {
-            if (!updated.remove(value)) {
+            if (!updated.remove(value) && !permissive) {
                 throw fail(ResultCode.NO_SUCH_ATTRIBUTE, "attribute " + description + " does not have "
                         + EntrySchema.show(description.getAttributeType(), value));
             }

@@ -75,6 +75,27 @@ public class ModificationsTest {
     }
 
     // ---------------------------------------------------------------------------------------------
+    // permissive modify
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    public void permissiveAddOfAPresentValueAndDeleteOfAnAbsentOneChangeNothing() throws Exception {
+        Entry result = Modifications.apply(person(), List.of(add("mail", "USER@EXAMPLE.COM", "new@example.com"),
+                delete("mail", "absent@example.com"), delete("telephoneNumber"),
+                delete("telephoneNumber", "+1 555 0100")), schema(), true);
+        assertEquals(values(result, "mail"), Set.of("user@example.com", "john@example.com", "new@example.com"));
+        assertEquals(values(result, "telephoneNumber"), null);
+    }
+
+    @Test
+    public void permissiveModifyStillRefusesWhatIsNotAboutPresentValues() {
+        expectWriteException(ResultCode.INVALID_ATTRIBUTE_SYNTAX, () -> Modifications.apply(posixAccount(),
+                List.of(add("uidNumber", "many")), schema(), true));
+        expectWriteException(ResultCode.PROTOCOL_ERROR, () -> Modifications.apply(person(),
+                List.of(add("mail")), schema(), true));
+    }
+
+    // ---------------------------------------------------------------------------------------------
     // add
     // ---------------------------------------------------------------------------------------------
 
