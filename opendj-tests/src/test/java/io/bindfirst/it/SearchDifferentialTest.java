@@ -31,6 +31,9 @@ import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.schema.AttributeTypeDefinition;
 import com.unboundid.ldap.sdk.schema.Schema;
 
+import io.bindfirst.server.backend.IndexType;
+import io.bindfirst.server.config.ServerConfig;
+
 /**
  * This server's searches against OpenLDAP slapd's on the same generated entries ({@link SearchCorpus}):
  * every filter of {@link SearchFilters} in every scope, from several bases, with several attribute lists and
@@ -86,13 +89,34 @@ public class SearchDifferentialTest {
                 + " random filters (-Dsearch.diff.filters=N)");
         corpus = new SearchCorpus(SEED);
         slapd = PrivateSlapd.start(corpus.ldif(), SearchCorpus.SLAPD_SCHEMA);
-        server = TestServer.start(1); // the suffix entry comes with the sample data
+        server = TestServer.start(1, SearchDifferentialTest::withIndexes); // the suffix comes with the sample
         ours = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
         theirs = slapd.bindAsRoot();
         for (Entry e : corpus.entries()) {
             ours.add(e);
         }
         schema = ours.getSchema();
+    }
+
+    /**
+     * Every kind of index on the attributes the filters use, so candidates come from them wherever they can:
+     * an index that missed an entry would show here as a difference.
+     */
+    private static ServerConfig withIndexes(ServerConfig c) {
+        for (String a : List.of("l", "member", "uidNumber", SearchCorpus.TIME, "telephoneNumber", "serialNumber")) {
+            c = c.withIndex(IndexType.EQUALITY, a);
+        }
+        for (String a : List.of("mail", "telephoneNumber", "uidNumber", SearchCorpus.TIME, "description", "name")) {
+            c = c.withIndex(IndexType.PRESENCE, a);
+        }
+        for (String a : List.of("cn", "sn", "mail", "l", "description", "telephoneNumber", "serialNumber", "uid",
+                "homeDirectory")) {
+            c = c.withIndex(IndexType.SUBSTRING, a);
+        }
+        for (String a : List.of("uidNumber", "gidNumber", SearchCorpus.TIME, "employeeNumber")) {
+            c = c.withIndex(IndexType.ORDERING, a);
+        }
+        return c;
     }
 
     @AfterClass(alwaysRun = true)

@@ -2,6 +2,7 @@ package io.bindfirst.backend.je;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,83 +26,127 @@ import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.IndexType;
+import io.bindfirst.server.schema.SubstringPreparation;
 
 /**
- * The configured equality indexes. An index database is trusted only once a "ready" marker for it is in
- * the meta database: one added to the configuration of a backend that already holds entries (or whose
- * build was interrupted) is rebuilt from id2entry at open, and one dropped from the configuration is
- * removed, so re-adding it later cannot leave it stale.
+ * The configured attribute indexes (equality, presence, substring, ordering). An index database is trusted
+ * only once a "ready" marker for it is in the meta database: one added to the configuration of a backend
+ * that already holds entries (or whose build was interrupted) is rebuilt from id2entry at open, and one
+ * dropped from the configuration is removed, so re-adding it later cannot leave it stale.
  */
 final class Indexes {
     private static final Logger LOG = LoggerFactory.getLogger(Indexes.class);
     private static final int REBUILD_BATCH = 2_000;
     private static final byte[] READY = {1};
 
-    private final List<EqualityIndex> all;
-    private final Map<String, EqualityIndex> byOid;
+    private final List<AttributeIndex> all;
+    private final Map<IndexType, Map<String, AttributeIndex>> byKind;
     private final Schema schema;
 
-    private Indexes(List<EqualityIndex> all, Schema schema) {
+    private Indexes(List<AttributeIndex> all, Schema schema) {
         this.all = List.copyOf(all);
         this.schema = schema;
-        Map<String, EqualityIndex> map = new HashMap<>();
-        for (EqualityIndex index : all) {
-            map.put(index.type().getOID(), index);
+        Map<IndexType, Map<String, AttributeIndex>> map = new EnumMap<>(IndexType.class);
+        for (IndexType kind : IndexType.values()) {
+            Map<String, AttributeIndex> oids = new HashMap<>();
+            for (AttributeIndex index : all) {
+                if (index.kind() == kind) {
+                    oids.put(index.type().getOID(), index);
+                }
+            }
+            map.put(kind, Map.copyOf(oids));
         }
-        this.byOid = Map.copyOf(map);
+        this.byKind = map;
+    }
+
+    /** Equality indexes only, on the attribute names given. */
+    static Indexes open(JeStorage storage, Database meta, Database id2entry, EntryCodec codec,
+            Set<String> names, Schema schema) throws BackendException {
+        return open(storage, meta, id2entry, codec, Map.of(IndexType.EQUALITY, names), schema);
     }
 
     static Indexes open(JeStorage storage, Database meta, Database id2entry, EntryCodec codec,
-            Set<String> names, Schema schema) throws BackendException {
+            Map<IndexType, Set<String>> namesByKind, Schema schema) throws BackendException {
         Schema nonStrict = schema.asNonStrictSchema();
         List<String> existing = storage.databaseNames();
         Set<String> wanted = new TreeSet<>();
-        List<EqualityIndex> indexes = new ArrayList<>();
-        List<EqualityIndex> toBuild = new ArrayList<>();
-        for (String name : new TreeSet<>(names)) {
-            String lower = name.toLowerCase(Locale.ROOT);
-            AttributeType type = nonStrict.getAttributeType(lower);
-            if (type.getEqualityMatchingRule() == null) {
-                LOG.warn("Attribute {} has no equality matching rule: its equality index is ignored", name);
-                continue;
-            }
-            if (indexes.stream().anyMatch(index -> index.type().equals(type))) {
-                continue; // two names (aliases) of one attribute type: one index serves both
-            }
-            if (type.isPlaceHolder()) {
-                LOG.warn("Attribute {} is not in the schema: its index compares values byte for byte", name);
-            }
-            String dbName = EqualityIndex.DB_PREFIX + lower;
-            wanted.add(dbName);
-            boolean ready = isReady(storage, meta, dbName);
-            if (!ready && existing.contains(dbName)) {
-                storage.removeDatabase(dbName); // a partial build from an interrupted run
-            }
-            EqualityIndex index = new EqualityIndex(lower, type, storage.openDatabase(dbName, true));
-            indexes.add(index);
-            if (!ready) {
-                toBuild.add(index);
+        List<AttributeIndex> indexes = new ArrayList<>();
+        List<AttributeIndex> toBuild = new ArrayList<>();
+        for (IndexType kind : IndexType.values()) {
+            for (String name : new TreeSet<>(namesByKind.getOrDefault(kind, Set.of()))) {
+                String lower = name.toLowerCase(Locale.ROOT);
+                AttributeType type = nonStrict.getAttributeType(lower);
+                if (!usable(kind, type)) {
+                    LOG.warn("Attribute {} has no {} matching rule: its {} index is ignored", name,
+                            kind.name().toLowerCase(Locale.ROOT), kind.name().toLowerCase(Locale.ROOT));
+                    continue;
+                }
+                if (indexes.stream().anyMatch(index -> index.kind() == kind && index.type().equals(type))) {
+                    continue; // two names (aliases) of one attribute type: one index serves both
+                }
+                if (type.isPlaceHolder()) {
+                    LOG.warn("Attribute {} is not in the schema: its index compares values byte for byte", name);
+                }
+                String dbName = AttributeIndex.dbName(kind, lower);
+                wanted.add(dbName);
+                boolean ready = isReady(storage, meta, dbName);
+                if (!ready && existing.contains(dbName)) {
+                    storage.removeDatabase(dbName); // a partial build from an interrupted run
+                }
+                AttributeIndex index = new AttributeIndex(kind, lower, type, storage.openDatabase(dbName, true));
+                indexes.add(index);
+                if (!ready) {
+                    toBuild.add(index);
+                }
             }
         }
         for (String dbName : existing) {
-            if (dbName.startsWith(EqualityIndex.DB_PREFIX) && !wanted.contains(dbName)) {
+            if (isIndexDatabase(dbName) && !wanted.contains(dbName)) {
                 storage.write(txn -> meta.delete(txn, metaKey(dbName)));
                 storage.removeDatabase(dbName);
-                LOG.info("Removed equality index database {}, no longer configured", dbName);
+                LOG.info("Removed index database {}, no longer configured", dbName);
             }
         }
         if (!toBuild.isEmpty()) {
             rebuild(storage, id2entry, codec, toBuild, nonStrict);
-            for (EqualityIndex index : toBuild) {
-                storage.write(txn -> meta.put(txn, metaKey(EqualityIndex.DB_PREFIX + index.name()),
-                        new DatabaseEntry(READY)));
+            for (AttributeIndex index : toBuild) {
+                storage.write(txn -> meta.put(txn, metaKey(index.dbName()), new DatabaseEntry(READY)));
             }
         }
         return new Indexes(indexes, nonStrict);
     }
 
-    Map<String, EqualityIndex> byOid() {
-        return byOid;
+    /**
+     * Whether the type has the rule an index of this kind needs. Ordering and substring indexes need a
+     * declared rule: a filter on a type without one is Undefined (RFC 4511 4.5.1.7), so nothing to index.
+     */
+    private static boolean usable(IndexType kind, AttributeType type) {
+        return switch (kind) {
+            case EQUALITY -> type.getEqualityMatchingRule() != null;
+            case PRESENCE -> true;
+            case ORDERING -> SubstringPreparation.declares(type, "ORDERING") && type.getOrderingMatchingRule() != null;
+            case SUBSTRING -> SubstringPreparation.declares(type, "SUBSTR") && type.getSubstringMatchingRule() != null;
+        };
+    }
+
+    private static boolean isIndexDatabase(String dbName) {
+        for (IndexType kind : IndexType.values()) {
+            if (dbName.startsWith(AttributeIndex.prefix(kind))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The indexes of one kind, by attribute type OID. */
+    Map<String, AttributeIndex> byOid(IndexType kind) {
+        return byKind.get(kind);
+    }
+
+    /** The equality indexes, by attribute type OID. */
+    Map<String, AttributeIndex> byOid() {
+        return byKind.get(IndexType.EQUALITY);
     }
 
     /** Every index's keys for {@code entry}, in index order (as {@link #insert} expects them). */
@@ -109,7 +154,7 @@ final class Indexes {
         return keys(all, entry, schema);
     }
 
-    private static List<Set<ByteString>> keys(List<EqualityIndex> indexes, Entry entry, Schema schema) {
+    private static List<Set<ByteString>> keys(List<AttributeIndex> indexes, Entry entry, Schema schema) {
         List<Set<ByteString>> keys = new ArrayList<>(indexes.size());
         for (int i = 0; i < indexes.size(); i++) {
             keys.add(new HashSet<>());
@@ -159,7 +204,7 @@ final class Indexes {
 
     /** The index names, in the order of {@link #keys}' sets. */
     List<String> names() {
-        return all.stream().map(EqualityIndex::name).toList();
+        return all.stream().map(AttributeIndex::dbName).toList();
     }
 
     private static boolean isReady(JeStorage storage, Database meta, String dbName) throws BackendException {
@@ -172,7 +217,7 @@ final class Indexes {
     }
 
     /** Indexes every stored entry, one transaction per batch, resuming after the last id done. */
-    private static void rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<EqualityIndex> indexes,
+    private static void rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<AttributeIndex> indexes,
             Schema schema) throws BackendException {
         long start = System.nanoTime();
         long next = 0;
@@ -202,7 +247,7 @@ final class Indexes {
             done += progress[0];
             next = progress[1];
         }
-        LOG.info("Built equality indexes {} over {} entries in {} ms",
-                indexes.stream().map(EqualityIndex::name).toList(), done, (System.nanoTime() - start) / 1_000_000);
+        LOG.info("Built indexes {} over {} entries in {} ms",
+                indexes.stream().map(AttributeIndex::dbName).toList(), done, (System.nanoTime() - start) / 1_000_000);
     }
 }

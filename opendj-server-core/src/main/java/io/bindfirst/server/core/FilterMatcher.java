@@ -1,6 +1,7 @@
 package io.bindfirst.server.core;
 
-import java.text.Normalizer;
+import static io.bindfirst.server.schema.SubstringPreparation.declares;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +21,8 @@ import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.MatchingRule;
 import org.forgerock.opendj.ldap.schema.MatchingRuleUse;
 import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.schema.SubstringPreparation;
 
 /**
  * Evaluates a search filter against an entry as RFC 4511 4.5.1.7 says, in three values (TRUE, FALSE,
@@ -69,16 +72,6 @@ public final class FilterMatcher {
         } catch (LocalizedIllegalArgumentException e) {
             return null;
         }
-    }
-
-    /** Whether the type (or a superior) names a rule of this kind in its definition, not by syntax default. */
-    private static boolean declares(AttributeType type, String keyword) {
-        for (AttributeType t = type; t != null; t = t.getSuperiorType()) {
-            if (t.toString().contains(" " + keyword + " ")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean acceptable(AttributeType type, ByteString value) {
@@ -163,19 +156,16 @@ public final class FilterMatcher {
         }
         MatchingRule rule = d.getAttributeType().getSubstringMatchingRule();
         try {
-            boolean spaces = significantSpaces(rule);
-            String first = initial == null ? "" : piece(rule, initial, true, false, spaces);
+            boolean spaces = SubstringPreparation.significantSpaces(rule);
+            String first = initial == null ? "" : SubstringPreparation.component(rule, spaces, initial, true, false);
             List<String> middle = new ArrayList<>();
             for (ByteString part : any) {
-                middle.add(piece(rule, part, false, false, spaces));
+                middle.add(SubstringPreparation.component(rule, spaces, part, false, false));
             }
-            String last = fin == null ? "" : piece(rule, fin, false, true, spaces);
+            String last = fin == null ? "" : SubstringPreparation.component(rule, spaces, fin, false, true);
             return e -> anyValue(e, d, value -> {
                 try {
-                    String prepared = words(rule, value);
-                    if (spaces) {
-                        prepared = prepared.isEmpty() ? "  " : " " + prepared + " ";
-                    }
+                    String prepared = SubstringPreparation.value(rule, spaces, value);
                     return ConditionResult.valueOf(substringsMatch(prepared, first, middle, last));
                 } catch (DecodeException x) {
                     return ConditionResult.UNDEFINED;
@@ -184,44 +174,6 @@ public final class FilterMatcher {
         } catch (DecodeException e) {
             return undefined();
         }
-    }
-
-    /** Whether the rule keeps inner spaces (caseIgnore does; telephoneNumber drops them all). */
-    private static boolean significantSpaces(MatchingRule rule) {
-        try {
-            return rule.normalizeAttributeValue(ByteString.valueOfUtf8("a b")).toString().indexOf(' ') >= 0;
-        } catch (DecodeException e) {
-            return false;
-        }
-    }
-
-    /**
-     * One component of a substrings assertion, spaced as RFC 4518 2.6.1 says: only spaces, one space; else an
-     * initial component starts with one space, a final one ends with one, and an edge where the component has
-     * spaces gets one. Values are spaced the same way ({@code " a  b "}), so a plain search of text then agrees.
-     */
-    private static String piece(MatchingRule rule, ByteString part, boolean initial, boolean fin, boolean spaces)
-            throws DecodeException {
-        String core = words(rule, part);
-        if (!spaces) {
-            return core;
-        }
-        if (core.isEmpty()) {
-            return " ";
-        }
-        String raw = part.toString();
-        boolean leading = initial || raw.startsWith(" ");
-        boolean trailing = fin || raw.endsWith(" ");
-        return (leading ? " " : "") + core + (trailing ? " " : "");
-    }
-
-    /**
-     * The rule's normalized form with inner runs of spaces made two (RFC 4518 2.6.1), composed (NFKC, RFC 4518
-     * 2.3: the SDK leaves it decomposed, where a base letter could match part of an accented one).
-     */
-    private static String words(MatchingRule rule, ByteString value) throws DecodeException {
-        String normalized = rule.normalizeAttributeValue(value).toString().strip();
-        return Normalizer.normalize(normalized.replaceAll(" +", "  "), Normalizer.Form.NFC);
     }
 
     private static boolean substringsMatch(String value, String initial, List<String> any, String fin) {
