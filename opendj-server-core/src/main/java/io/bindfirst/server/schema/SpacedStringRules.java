@@ -45,14 +45,24 @@ final class SpacedStringRules {
 
     /** {@code normalized} with every run of spaces made one (the SDK already trimmed the ends). */
     static ByteString fold(ByteString normalized) {
+        int length = normalized.length();
+        int first = -1;
+        for (int i = 1; i < length && first < 0; i++) {
+            if (normalized.byteAt(i) == ' ' && normalized.byteAt(i - 1) == ' ') {
+                first = i;
+            }
+        }
+        if (first < 0) {
+            return normalized; // the usual case (DNs on the bind path): nothing copied
+        }
         byte[] bytes = normalized.toByteArray();
-        int n = 0;
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] != ' ' || n == 0 || bytes[n - 1] != ' ') {
+        int n = first;
+        for (int i = first; i < length; i++) {
+            if (bytes[i] != ' ' || bytes[n - 1] != ' ') {
                 bytes[n++] = bytes[i];
             }
         }
-        return n == bytes.length ? normalized : ByteString.wrap(bytes, 0, n);
+        return ByteString.wrap(bytes, 0, n);
     }
 
     private static final class Impl implements MatchingRuleImpl {

@@ -80,6 +80,11 @@ public class FilterMatcherTest {
             {"(l=*o p*)", ConditionResult.TRUE},
             {"(l=*op*)", ConditionResult.FALSE},
             {"(l= São  Paulo )", ConditionResult.TRUE},
+            {"(l=São    Paulo)", ConditionResult.TRUE},
+            {"(l=SãoPaulo)", ConditionResult.FALSE},
+            // ordering compares composed text in code point order: å (U+00E5) sorts after b, before ö
+            {"(cn:caseIgnoreOrderingMatch:=Alice B)", ConditionResult.FALSE},
+            {"(cn:caseIgnoreOrderingMatch:=Alice Ö)", ConditionResult.TRUE},
             // generalized time: upper-case Z only
             {"(startTime>=20220101000000Z)", ConditionResult.TRUE},
             {"(startTime>=20220101000000z)", ConditionResult.UNDEFINED},
