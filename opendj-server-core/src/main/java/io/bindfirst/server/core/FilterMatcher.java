@@ -4,10 +4,12 @@ import static io.bindfirst.server.schema.SubstringPreparation.declares;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.forgerock.i18n.LocalizableMessageBuilder;
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.AVA;
+import org.forgerock.opendj.ldap.Assertion;
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.ByteString;
@@ -34,7 +36,8 @@ import io.bindfirst.server.schema.SubstringPreparation;
  * <li>ordering and substrings filters on a type that declares no such rule used the syntax's rule; RFC 4511
  * says such an item is Undefined, and an approximate filter on a type without an approximate rule is an
  * equality filter;</li>
- * <li>an extensible match with an ordering rule matched nothing;</li>
+ * <li>an extensible match with an ordering rule matched nothing, and one with a rule not valid for the
+ * attribute's syntax was evaluated (RFC 4511 4.5.1.7: Undefined);</li>
  * <li>substrings were matched on decomposed (NFKD) text, so {@code *a*} matched {@code Å}; RFC 4518 prepares
  * strings to NFKC; and the leading spaces of an initial component and the trailing ones of a final component,
  * insignificant under RFC 4518 2.6.1, were kept;</li>
@@ -45,7 +48,7 @@ public final class FilterMatcher {
     private static final String GENERALIZED_TIME = "1.3.6.1.4.1.1466.115.121.1.24";
     private static final String DIRECTORY_STRING = "1.3.6.1.4.1.1466.115.121.1.15";
     /** Printable String, Country String, Telephone Number. */
-    private static final java.util.Set<String> DIRECTORY_STRING_ALTERNATIVES = java.util.Set.of(
+    private static final Set<String> DIRECTORY_STRING_ALTERNATIVES = Set.of(
             "1.3.6.1.4.1.1466.115.121.1.44", "1.3.6.1.4.1.1466.115.121.1.11", "1.3.6.1.4.1.1466.115.121.1.50");
 
     private interface Node {
@@ -106,7 +109,7 @@ public final class FilterMatcher {
     }
 
     /** A test of values by {@code rule}'s assertion; a value the rule cannot normalize is Undefined. */
-    private static ValueTest byAssertion(MatchingRule rule, org.forgerock.opendj.ldap.Assertion assertion) {
+    private static ValueTest byAssertion(MatchingRule rule, Assertion assertion) {
         return value -> {
             try {
                 return assertion.matches(rule.normalizeAttributeValue(value));
@@ -219,7 +222,7 @@ public final class FilterMatcher {
         if (rule == null || (d != null && ruleName != null && !applies(rule, d.getAttributeType()))) {
             return undefined(); // RFC 4511 4.5.1.7: a rule "not valid for the attribute type" is Undefined
         }
-        org.forgerock.opendj.ldap.Assertion assertion;
+        Assertion assertion;
         try {
             assertion = rule.getAssertion(value);
         } catch (DecodeException e) {
