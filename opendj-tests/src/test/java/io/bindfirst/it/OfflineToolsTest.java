@@ -116,8 +116,9 @@ public class OfflineToolsTest {
             ChildProcess.Result wrongName = tool(REBUILD, ts.instance(), "-b", "dc=example,dc=com", "-i", "mail",
                     "-i", "telephoneNumber");
             assertEquals(wrongName.exitCode(), 1, wrongName.said());
-            assertTrue(wrongName.output().startsWith("rebuild-index: Backend userRoot has no equality index "
-                    + "'telephoneNumber' (ds-cfg-equality-index in " + ts.instance().resolve("config/config.ldif")
+            assertTrue(wrongName.output().startsWith("rebuild-index: Backend userRoot has no index of "
+                    + "'telephoneNumber' (ds-cfg-equality-index, -presence-index, -substring-index, -ordering-index in "
+                    + ts.instance().resolve("config/config.ldif")
                     + "); the configured ones are: cn, givenname, mail, objectclass, sn, uid"), wrongName.said());
             ChildProcess.Result wrongBase = tool(REBUILD, ts.instance(), "-b", "dc=example,dc=org", "--rebuildAll");
             assertEquals(wrongBase.exitCode(), 1, wrongBase.said());

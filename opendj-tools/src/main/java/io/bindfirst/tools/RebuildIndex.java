@@ -23,18 +23,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bin/rebuild-index}: builds equality indexes of a backend again from its entries while the server is
+ * {@code bin/rebuild-index}: builds the indexes of a backend again from its entries while the server is
  * stopped (OpenDJ's command and options).
  */
 @Command(name = "rebuild-index", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Rebuilds equality indexes of a backend of a stopped server from the entries it stores: each named "
-                    + "index is emptied, then every entry is indexed again. For an index that no longer answers "
-                    + "searches right (a damaged database, a copy from elsewhere). An index added to "
-                    + "ds-cfg-equality-index is built by the server when it starts; this is not needed for it.",
+            "Rebuilds indexes of a backend of a stopped server from the entries it stores: each named "
+                    + "attribute's indexes (every kind configured for it) are emptied, then every entry is indexed "
+                    + "again. For an index that no longer answers searches right (a damaged database, a copy from "
+                    + "elsewhere). An index added to the configuration is built by the server when it starts; this "
+                    + "is not needed for it.",
             "The backend is the one holding the base DN given with -b, or the one named with -n (default userRoot). "
-                    + "Only indexes configured for it (ds-cfg-equality-index in config.ldif) can be rebuilt.",
+                    + "Only indexes configured for it (ds-cfg-equality-index, -presence-index, -substring-index, "
+                    + "-ordering-index in config.ldif) can be rebuilt.",
             "It refuses to run while the server (or another tool) has the backend open: stop the server first. "
                     + "A rebuild that is interrupted is done again by the server when it next opens the backend."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -53,11 +55,11 @@ public final class RebuildIndex implements Callable<Integer> {
     /** Which indexes: some by name, or all. */
     static final class Which {
         @Option(names = {"-i", "--index"}, paramLabel = "INDEX", required = true,
-                description = "An index to rebuild, by its attribute name as configured (repeat for several).")
+                description = "An attribute whose indexes to rebuild, as configured (repeat for several).")
         List<String> indexes;
 
         @Option(names = "--rebuildAll", required = true,
-                description = "Rebuild every equality index configured for the backend.")
+                description = "Rebuild every index configured for the backend.")
         boolean all;
     }
 
@@ -147,21 +149,22 @@ public final class RebuildIndex implements Callable<Integer> {
     /** The indexes to rebuild, as configured; a name not configured is refused, naming those that are. */
     private Set<String> indexes(BackendConfig backend) throws ToolException {
         Set<String> configured = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-        configured.addAll(backend.equalityIndexes());
+        backend.indexes().values().forEach(configured::addAll);
         String known = configured.isEmpty() ? "none is configured"
                 : "the configured ones are: " + String.join(", ", configured);
         if (which.all) {
             if (configured.isEmpty()) {
-                throw new ToolException("Backend " + backend.id() + " has no equality index "
-                        + "(ds-cfg-equality-index in " + target.config() + ")");
+                throw new ToolException("Backend " + backend.id() + " has no index (ds-cfg-equality-index, "
+                        + "-presence-index, -substring-index, -ordering-index in " + target.config() + ")");
             }
             return configured;
         }
         Set<String> out = new LinkedHashSet<>();
         for (String name : which.indexes) {
             if (!configured.contains(name)) {
-                throw new ToolException("Backend " + backend.id() + " has no equality index '" + name
-                        + "' (ds-cfg-equality-index in " + target.config() + "); " + known);
+                throw new ToolException("Backend " + backend.id() + " has no index of '" + name
+                        + "' (ds-cfg-equality-index, -presence-index, -substring-index, -ordering-index in "
+                        + target.config() + "); " + known);
             }
             out.add(name.toLowerCase(Locale.ROOT));
         }

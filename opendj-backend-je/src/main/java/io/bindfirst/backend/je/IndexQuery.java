@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.AttributeDescription;
@@ -14,9 +15,12 @@ import org.forgerock.opendj.ldap.FilterVisitor;
 import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.IndexType;
 
 /**
- * Turns a filter into candidate entry ids using the equality indexes. First a plan is built from the
+ * Turns a filter into candidate entry ids using the attribute indexes: equality and presence keys are
+ * looked up, a substrings filter intersects the trigrams of its components, an ordering filter scans a
+ * range of its ordering index. First a plan is built from the
  * filter without touching storage; then it is evaluated. {@code null} means "not indexed": the search
  * walks the scope instead. Candidates may be a superset of the matches (the caller re-filters) but never
  * miss one.
@@ -31,7 +35,11 @@ final class IndexQuery {
     private interface Plan {
     }
 
-    private record Lookup(EqualityIndex index, ByteString key) implements Plan {
+    private record Lookup(AttributeIndex index, ByteString key) implements Plan {
+    }
+
+    /** Keys from {@code from} to {@code to}, both inclusive; {@code null} is an open end. */
+    private record Range(AttributeIndex index, ByteString from, ByteString to) implements Plan {
     }
 
     private record And(List<Plan> parts) implements Plan {
@@ -41,12 +49,12 @@ final class IndexQuery {
     }
 
     private final Schema schema;
-    private final Map<String, EqualityIndex> indexesByOid;
+    private final Indexes indexes;
     private final JeStorage storage;
 
-    IndexQuery(Schema schema, Map<String, EqualityIndex> indexesByOid, JeStorage storage) {
+    IndexQuery(Schema schema, Indexes indexes, JeStorage storage) {
         this.schema = schema.asNonStrictSchema();
-        this.indexesByOid = indexesByOid;
+        this.indexes = indexes;
         this.storage = storage;
     }
 
@@ -64,6 +72,9 @@ final class IndexQuery {
     private long[] evaluate(Plan plan) {
         if (plan instanceof Lookup lookup) {
             return lookup.index().read(lookup.key(), ENTRY_LIMIT);
+        }
+        if (plan instanceof Range range) {
+            return range.index().readRange(range.from(), range.to(), ENTRY_LIMIT);
         }
         if (plan instanceof Or or) {
             long[] result = NONE;
@@ -128,15 +139,51 @@ final class IndexQuery {
         return Arrays.copyOf(out, n);
     }
 
-    private Plan equality(String attribute, ByteString value) {
-        EqualityIndex index;
+    /** The index of {@code kind} on the filter's attribute type, or {@code null}. */
+    private AttributeIndex index(IndexType kind, String attribute) {
         try {
-            index = indexesByOid.get(AttributeDescription.valueOf(attribute, schema).getAttributeType().getOID());
+            return indexes.byOid(kind).get(AttributeDescription.valueOf(attribute, schema).getAttributeType().getOID());
         } catch (LocalizedIllegalArgumentException e) {
             return null;
         }
+    }
+
+    private Plan equality(String attribute, ByteString value) {
+        AttributeIndex index = index(IndexType.EQUALITY, attribute);
         ByteString key = index == null ? null : index.normalize(value);
         return key == null ? null : new Lookup(index, key);
+    }
+
+    private Plan ordering(String attribute, ByteString value, boolean greater) {
+        AttributeIndex index = index(IndexType.ORDERING, attribute);
+        ByteString key = index == null ? null : index.normalize(value);
+        if (key == null) {
+            return null;
+        }
+        return greater ? new Range(index, key, null) : new Range(index, null, key);
+    }
+
+    /** Every trigram of every component: a value holding the components holds them all. */
+    private Plan substrings(String attribute, ByteString initial, List<ByteString> any, ByteString fin) {
+        AttributeIndex index = index(IndexType.SUBSTRING, attribute);
+        if (index == null) {
+            return null;
+        }
+        Set<ByteString> grams = new TreeSet<>();
+        if (initial != null) {
+            grams.addAll(index.componentGrams(initial, true, false));
+        }
+        for (ByteString part : any) {
+            grams.addAll(index.componentGrams(part, false, false));
+        }
+        if (fin != null) {
+            grams.addAll(index.componentGrams(fin, false, true));
+        }
+        List<Plan> parts = new ArrayList<>();
+        for (ByteString gram : grams) {
+            parts.add(new Lookup(index, gram));
+        }
+        return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : new And(parts);
     }
 
     private final FilterVisitor<Plan, Void> planner = new FilterVisitor<>() {
@@ -186,12 +233,12 @@ final class IndexQuery {
 
         @Override
         public Plan visitGreaterOrEqualFilter(Void p, String attribute, ByteString value) {
-            return null;
+            return ordering(attribute, value, true);
         }
 
         @Override
         public Plan visitLessOrEqualFilter(Void p, String attribute, ByteString value) {
-            return null;
+            return ordering(attribute, value, false);
         }
 
         @Override
@@ -201,13 +248,14 @@ final class IndexQuery {
 
         @Override
         public Plan visitPresentFilter(Void p, String attribute) {
-            return null;
+            AttributeIndex index = index(IndexType.PRESENCE, attribute);
+            return index == null ? null : new Lookup(index, AttributeIndex.PRESENT);
         }
 
         @Override
         public Plan visitSubstringsFilter(Void p, String attribute, ByteString initial, List<ByteString> any,
                 ByteString fin) {
-            return null;
+            return substrings(attribute, initial, any, fin);
         }
 
         @Override

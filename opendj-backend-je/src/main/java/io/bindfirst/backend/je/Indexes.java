@@ -2,6 +2,7 @@ package io.bindfirst.backend.je;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,27 +28,29 @@ import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.IndexType;
+import io.bindfirst.server.schema.SubstringPreparation;
 
 /**
- * The configured equality indexes. An index database is trusted only once a "ready" marker for it is in
- * the meta database: one added to the configuration of a backend that already holds entries (or whose
- * build was interrupted) is rebuilt from id2entry at open, and one dropped from the configuration is
- * removed, so re-adding it later cannot leave it stale.
+ * The configured attribute indexes (equality, presence, substring, ordering). An index database is trusted
+ * only once a "ready" marker for it is in the meta database: one added to the configuration of a backend
+ * that already holds entries (or whose build was interrupted) is rebuilt from id2entry at open, and one
+ * dropped from the configuration is removed, so re-adding it later cannot leave it stale.
  */
 final class Indexes {
     private static final Logger LOG = LoggerFactory.getLogger(Indexes.class);
     private static final int REBUILD_BATCH = 2_000;
     private static final byte[] READY = {1};
 
-    private final List<EqualityIndex> all;
-    private final Map<String, EqualityIndex> byOid;
+    private final List<AttributeIndex> all;
+    private final Map<IndexType, Map<String, AttributeIndex>> byKind;
     private final Schema schema;
     private final JeStorage storage;
     private final Database meta;
     private final Database id2entry;
     private final EntryCodec codec;
 
-    private Indexes(List<EqualityIndex> all, Schema schema, JeStorage storage, Database meta, Database id2entry,
+    private Indexes(List<AttributeIndex> all, Schema schema, JeStorage storage, Database meta, Database id2entry,
             EntryCodec codec) {
         this.all = List.copyOf(all);
         this.schema = schema;
@@ -55,50 +58,65 @@ final class Indexes {
         this.meta = meta;
         this.id2entry = id2entry;
         this.codec = codec;
-        Map<String, EqualityIndex> map = new HashMap<>();
-        for (EqualityIndex index : all) {
-            map.put(index.type().getOID(), index);
+        Map<IndexType, Map<String, AttributeIndex>> map = new EnumMap<>(IndexType.class);
+        for (IndexType kind : IndexType.values()) {
+            Map<String, AttributeIndex> oids = new HashMap<>();
+            for (AttributeIndex index : all) {
+                if (index.kind() == kind) {
+                    oids.put(index.type().getOID(), index);
+                }
+            }
+            map.put(kind, Map.copyOf(oids));
         }
-        this.byOid = Map.copyOf(map);
+        this.byKind = map;
+    }
+
+    /** Equality indexes only, on the attribute names given. */
+    static Indexes open(JeStorage storage, Database meta, Database id2entry, EntryCodec codec,
+            Set<String> names, Schema schema) throws BackendException {
+        return open(storage, meta, id2entry, codec, Map.of(IndexType.EQUALITY, names), schema);
     }
 
     static Indexes open(JeStorage storage, Database meta, Database id2entry, EntryCodec codec,
-            Set<String> names, Schema schema) throws BackendException {
+            Map<IndexType, Set<String>> namesByKind, Schema schema) throws BackendException {
         Schema nonStrict = schema.asNonStrictSchema();
         List<String> existing = storage.databaseNames();
         Set<String> wanted = new TreeSet<>();
-        List<EqualityIndex> indexes = new ArrayList<>();
-        List<EqualityIndex> toBuild = new ArrayList<>();
-        for (String name : new TreeSet<>(names)) {
-            String lower = name.toLowerCase(Locale.ROOT);
-            AttributeType type = nonStrict.getAttributeType(lower);
-            if (type.getEqualityMatchingRule() == null) {
-                LOG.warn("Attribute {} has no equality matching rule: its equality index is ignored", name);
-                continue;
-            }
-            if (indexes.stream().anyMatch(index -> index.type().equals(type))) {
-                continue; // two names (aliases) of one attribute type: one index serves both
-            }
-            if (type.isPlaceHolder()) {
-                LOG.warn("Attribute {} is not in the schema: its index compares values byte for byte", name);
-            }
-            String dbName = EqualityIndex.DB_PREFIX + lower;
-            wanted.add(dbName);
-            boolean ready = isReady(storage, meta, dbName);
-            if (!ready && existing.contains(dbName)) {
-                storage.removeDatabase(dbName); // a partial build from an interrupted run
-            }
-            EqualityIndex index = new EqualityIndex(lower, type, storage.openDatabase(dbName, true));
-            indexes.add(index);
-            if (!ready) {
-                toBuild.add(index);
+        List<AttributeIndex> indexes = new ArrayList<>();
+        List<AttributeIndex> toBuild = new ArrayList<>();
+        for (IndexType kind : IndexType.values()) {
+            for (String name : new TreeSet<>(namesByKind.getOrDefault(kind, Set.of()))) {
+                String lower = name.toLowerCase(Locale.ROOT);
+                AttributeType type = nonStrict.getAttributeType(lower);
+                if (!usable(kind, type)) {
+                    LOG.warn("Attribute {} has no {} matching rule: its {} index is ignored", name,
+                            kind.name().toLowerCase(Locale.ROOT), kind.name().toLowerCase(Locale.ROOT));
+                    continue;
+                }
+                if (indexes.stream().anyMatch(index -> index.kind() == kind && index.type().equals(type))) {
+                    continue; // two names (aliases) of one attribute type: one index serves both
+                }
+                if (type.isPlaceHolder()) {
+                    LOG.warn("Attribute {} is not in the schema: its index compares values byte for byte", name);
+                }
+                String dbName = AttributeIndex.dbName(kind, lower);
+                wanted.add(dbName);
+                boolean ready = isReady(storage, meta, dbName);
+                if (!ready && existing.contains(dbName)) {
+                    storage.removeDatabase(dbName); // a partial build from an interrupted run
+                }
+                AttributeIndex index = new AttributeIndex(kind, lower, type, storage.openDatabase(dbName, true));
+                indexes.add(index);
+                if (!ready) {
+                    toBuild.add(index);
+                }
             }
         }
         for (String dbName : existing) {
-            if (dbName.startsWith(EqualityIndex.DB_PREFIX) && !wanted.contains(dbName)) {
+            if (isIndexDatabase(dbName) && !wanted.contains(dbName)) {
                 storage.write(txn -> meta.delete(txn, metaKey(dbName)));
                 storage.removeDatabase(dbName);
-                LOG.info("Removed equality index database {}, no longer configured", dbName);
+                LOG.info("Removed index database {}, no longer configured", dbName);
             }
         }
         Indexes out = new Indexes(indexes, nonStrict, storage, meta, id2entry, codec);
@@ -109,57 +127,88 @@ final class Indexes {
     }
 
     /**
-     * Empties the named indexes and builds them again from id2entry (the offline rebuild-index tool). Each loses
-     * its ready marker first, so a rebuild cut short is redone from scratch when the backend next opens.
+     * Empties the indexes of the named attributes (every kind configured for each) and builds them again from
+     * id2entry (the offline rebuild-index tool). Each loses its ready marker first, so a rebuild cut short is redone
+     * from scratch when the backend next opens.
      *
-     * @param names configured attribute names, any case; an alias of an indexed type names its index
+     * @param names configured attribute names, any case; an alias of an indexed type names its indexes
      * @return the entries indexed
-     * @throws BackendException {@code UNWILLING_TO_PERFORM} naming the indexes there are, for a name not among them
+     * @throws BackendException {@code UNWILLING_TO_PERFORM} naming the indexed attributes, for a name not among them
      */
     long rebuild(Set<String> names, LongConsumer progress) throws BackendException {
-        List<EqualityIndex> chosen = new ArrayList<>();
+        List<AttributeIndex> chosen = new ArrayList<>();
         for (String name : names) {
-            EqualityIndex index = find(name);
-            if (index == null) {
-                throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "There is no equality index of '" + name
-                        + "' in this backend; its indexes are: " + (all.isEmpty() ? "none" : String.join(", ",
-                        names())));
+            List<AttributeIndex> found = find(name);
+            if (found.isEmpty()) {
+                throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "There is no index of '" + name
+                        + "' in this backend; its indexed attributes are: " + (all.isEmpty() ? "none"
+                        : String.join(", ", new TreeSet<>(all.stream().map(AttributeIndex::name).toList()))));
             }
-            if (!chosen.contains(index)) {
-                chosen.add(index);
+            for (AttributeIndex index : found) {
+                if (!chosen.contains(index)) {
+                    chosen.add(index);
+                }
             }
         }
-        for (EqualityIndex index : chosen) {
-            storage.write(txn -> meta.delete(txn, metaKey(EqualityIndex.DB_PREFIX + index.name())));
+        for (AttributeIndex index : chosen) {
+            storage.write(txn -> meta.delete(txn, metaKey(index.dbName())));
             index.clear(storage, REBUILD_BATCH);
         }
         return build(chosen, progress);
     }
 
-    /** The index of this attribute name (its configured name, another name of its type, or its OID), or null. */
-    private EqualityIndex find(String name) {
+    /** The indexes of this attribute name (its configured name, another name of its type, or its OID). */
+    private List<AttributeIndex> find(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         AttributeType type = schema.getAttributeType(lower);
-        for (EqualityIndex index : all) {
+        List<AttributeIndex> out = new ArrayList<>();
+        for (AttributeIndex index : all) {
             if (index.name().equals(lower) || index.type().equals(type)) {
-                return index;
+                out.add(index);
             }
         }
-        return null;
+        return out;
     }
 
     /** Indexes every stored entry into {@code indexes}, then marks each ready. */
-    private long build(List<EqualityIndex> indexes, LongConsumer progress) throws BackendException {
+    private long build(List<AttributeIndex> indexes, LongConsumer progress) throws BackendException {
         long done = rebuild(storage, id2entry, codec, indexes, schema, progress);
-        for (EqualityIndex index : indexes) {
-            storage.write(txn -> meta.put(txn, metaKey(EqualityIndex.DB_PREFIX + index.name()),
-                    new DatabaseEntry(READY)));
+        for (AttributeIndex index : indexes) {
+            storage.write(txn -> meta.put(txn, metaKey(index.dbName()), new DatabaseEntry(READY)));
         }
         return done;
     }
 
-    Map<String, EqualityIndex> byOid() {
-        return byOid;
+    /**
+     * Whether the type has the rule an index of this kind needs. Ordering and substring indexes need a
+     * declared rule: a filter on a type without one is Undefined (RFC 4511 4.5.1.7), so nothing to index.
+     */
+    private static boolean usable(IndexType kind, AttributeType type) {
+        return switch (kind) {
+            case EQUALITY -> type.getEqualityMatchingRule() != null;
+            case PRESENCE -> true;
+            case ORDERING -> SubstringPreparation.declares(type, "ORDERING") && type.getOrderingMatchingRule() != null;
+            case SUBSTRING -> SubstringPreparation.declares(type, "SUBSTR") && type.getSubstringMatchingRule() != null;
+        };
+    }
+
+    private static boolean isIndexDatabase(String dbName) {
+        for (IndexType kind : IndexType.values()) {
+            if (dbName.startsWith(AttributeIndex.prefix(kind))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The indexes of one kind, by attribute type OID. */
+    Map<String, AttributeIndex> byOid(IndexType kind) {
+        return byKind.get(kind);
+    }
+
+    /** The equality indexes, by attribute type OID. */
+    Map<String, AttributeIndex> byOid() {
+        return byKind.get(IndexType.EQUALITY);
     }
 
     /** Every index's keys for {@code entry}, in index order (as {@link #insert} expects them). */
@@ -167,7 +216,7 @@ final class Indexes {
         return keys(all, entry, schema);
     }
 
-    private static List<Set<ByteString>> keys(List<EqualityIndex> indexes, Entry entry, Schema schema) {
+    private static List<Set<ByteString>> keys(List<AttributeIndex> indexes, Entry entry, Schema schema) {
         List<Set<ByteString>> keys = new ArrayList<>(indexes.size());
         for (int i = 0; i < indexes.size(); i++) {
             keys.add(new HashSet<>());
@@ -217,7 +266,7 @@ final class Indexes {
 
     /** The index names, in the order of {@link #keys}' sets. */
     List<String> names() {
-        return all.stream().map(EqualityIndex::name).toList();
+        return all.stream().map(AttributeIndex::dbName).toList();
     }
 
     private static boolean isReady(JeStorage storage, Database meta, String dbName) throws BackendException {
@@ -230,14 +279,14 @@ final class Indexes {
     }
 
     /** Indexes every stored entry, one transaction per batch, resuming after the last id done. */
-    private static long rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<EqualityIndex> indexes,
-            Schema schema, LongConsumer progress) throws BackendException {
+    private static long rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<AttributeIndex> indexes,
+            Schema schema, LongConsumer reportDone) throws BackendException {
         long start = System.nanoTime();
         long next = 0;
         long done = 0;
         while (next >= 0) {
             long from = next;
-            long[] batch = storage.write(txn -> {
+            long[] progress = storage.write(txn -> {
                 long count = 0;
                 long last = -1;
                 try (Cursor cursor = id2entry.openCursor(txn, null)) {
@@ -257,12 +306,12 @@ final class Indexes {
                 }
                 return new long[] {count, count < REBUILD_BATCH ? -1 : last + 1};
             });
-            done += batch[0];
-            next = batch[1];
-            progress.accept(done);
+            done += progress[0];
+            next = progress[1];
+            reportDone.accept(done);
         }
-        LOG.info("Built equality indexes {} over {} entries in {} ms",
-                indexes.stream().map(EqualityIndex::name).toList(), done, (System.nanoTime() - start) / 1_000_000);
+        LOG.info("Built indexes {} over {} entries in {} ms",
+                indexes.stream().map(AttributeIndex::dbName).toList(), done, (System.nanoTime() - start) / 1_000_000);
         return done;
     }
 }

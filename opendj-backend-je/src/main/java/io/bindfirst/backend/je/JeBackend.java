@@ -37,7 +37,7 @@ import io.bindfirst.server.backend.ImportItem;
 import io.bindfirst.server.backend.ImportRejects;
 
 /**
- * A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus equality indexes. Adds are
+ * A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus attribute indexes. Adds are
  * here; modify, delete and rename are in {@link Writes}. The bind path's reads
  * ({@link #getEntry(DN, Set)}) go through a {@link BindEntryCache} that those writes invalidate.
  */
@@ -85,8 +85,8 @@ final class JeBackend implements Backend {
         Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
         Database meta = storage.openDatabase("meta", false);
         this.entries = new Entries(dn2id, id2entry, codec);
-        this.indexes = Indexes.open(storage, meta, id2entry, codec, config.equalityIndexes(), schema);
-        this.query = new IndexQuery(schema, indexes.byOid(), storage);
+        this.indexes = Indexes.open(storage, meta, id2entry, codec, config.indexes(), schema);
+        this.query = new IndexQuery(schema, indexes, storage);
         this.search = new Search(storage, entries, keys, query);
         this.bindCache = new BindEntryCache(config.bindCacheEntries());
         this.writes = new Writes(config.id(), baseDNs, keys, codec, storage, entries, indexes, bindCache);
@@ -173,6 +173,11 @@ final class JeBackend implements Backend {
     public void search(DN base, SearchScope scope, Filter filter, ByteString after, PositionedEntryVisitor visitor)
             throws BackendException {
         search.run(base, scope, filter, after, visitor);
+    }
+
+    /** The index candidates for {@code filter}, or {@code null} if it walks (for tests of the indexes). */
+    long[] candidates(Filter filter) throws BackendException {
+        return query.candidates(filter);
     }
 
     @Override

@@ -29,7 +29,7 @@ public class IndexQueryTest {
         EntryCodec codec = new EntryCodec(TestSupport.SCHEMA);
         indexes = Indexes.open(storage, storage.openDatabase("meta", false), storage.openDatabase("id2entry", false),
                 codec, Set.of("objectclass", "mail", "cn", "uid", "sn"), TestSupport.SCHEMA);
-        query = new IndexQuery(TestSupport.SCHEMA, indexes.byOid(), storage);
+        query = new IndexQuery(TestSupport.SCHEMA, indexes, storage);
         // ids 1..40: even ones are inetOrgPersons, odd ones only persons; sn repeats every 10.
         for (int i = 1; i <= 40; i++) {
             Entry entry = TestSupport.entry("uid=u" + i + ",dc=example,dc=com",
@@ -129,7 +129,7 @@ public class IndexQueryTest {
 
     @Test
     public void broadKeysAreTreatedAsUnindexed() throws BackendException {
-        EqualityIndex objectClass = indexes.byOid().get("2.5.4.0");
+        AttributeIndex objectClass = indexes.byOid().get("2.5.4.0");
         ByteString person = objectClass.normalize(ByteString.valueOfUtf8("person"));
         assertEquals(storage.read(() -> objectClass.read(person, 40)).length, 40);
         assertNull(storage.read(() -> objectClass.read(person, 39)));

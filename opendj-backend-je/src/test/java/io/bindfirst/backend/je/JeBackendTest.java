@@ -32,6 +32,7 @@ import com.sleepycat.je.Environment;
 import com.sleepycat.je.EnvironmentConfig;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.IndexType;
 
 public class JeBackendTest {
     private Path dir;
@@ -290,7 +291,7 @@ public class JeBackendTest {
         long entries = backend.entryCount();
         backend.close();
         try (Environment env = new Environment(dir.toFile(), new EnvironmentConfig().setTransactional(true))) {
-            env.truncateDatabase(null, EqualityIndex.DB_PREFIX + "mail", false);
+            env.truncateDatabase(null, AttributeIndex.dbName(IndexType.EQUALITY, "mail"), false);
         }
         backend = TestSupport.open(dir);
         assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(mail=user.2@example.com)"), List.of(),
@@ -307,7 +308,7 @@ public class JeBackendTest {
         BackendException e = expectThrows(BackendException.class,
                 () -> backend.rebuildIndexes(Set.of("description"), done -> { }));
         assertEquals(e.resultCode(), ResultCode.UNWILLING_TO_PERFORM);
-        assertEquals(e.getMessage(), "There is no equality index of 'description' in this backend; its indexes are: "
+        assertEquals(e.getMessage(), "There is no index of 'description' in this backend; its indexed attributes are: "
                 + "cn, givenname, mail, objectclass, sn, uid");
         backend.close();
         backend = TestSupport.open(dir); // marked ready again: not rebuilt at open, and right

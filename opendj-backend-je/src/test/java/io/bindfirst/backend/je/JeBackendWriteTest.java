@@ -29,6 +29,7 @@ import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.backend.IndexType;
 
 /** Modify and delete; renames are in {@link JeBackendRenameTest}. */
 public class JeBackendWriteTest {
@@ -232,11 +233,11 @@ public class JeBackendWriteTest {
         // The checker used by these tests must itself be able to fail: plant an index record for a deleted id.
         backend.close();
         try (JeStorage storage = new JeStorage("plant", dir, 0)) {
-            var index = storage.openDatabase(EqualityIndex.DB_PREFIX + "uid", true);
+            var index = storage.openDatabase(AttributeIndex.dbName(IndexType.EQUALITY, "uid"), true);
             storage.write(txn -> index.put(txn, new com.sleepycat.je.DatabaseEntry(new byte[] {'z'}), Ids.entry(999)));
         }
         AssertionError e = expectThrows(AssertionError.class, () -> StoreCheck.check(dir));
-        assertTrue(e.getMessage().contains("index uid: stale"), e.getMessage());
+        assertTrue(e.getMessage().contains("index eq.uid: stale"), e.getMessage());
         backend = TestSupport.open(dir);
         assertEquals(norm(backend.getEntry(dn(USER1)).getName()), norm(dn(USER1)));
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -11,6 +12,7 @@ import java.util.TreeSet;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.schema.Schema;
 
 import com.sleepycat.je.Cursor;
 import com.sleepycat.je.Database;
@@ -18,6 +20,7 @@ import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.OperationStatus;
 
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.IndexType;
 
 /**
  * Reads a closed backend's databases directly and checks every invariant the writes must keep: each dn2id
@@ -32,14 +35,19 @@ final class StoreCheck {
 
     /** @return how many entries the store holds, after checking it; throws AssertionError on a violation */
     static int check(Path dir) throws BackendException {
+        return check(dir, TestSupport.SCHEMA, Map.of(IndexType.EQUALITY, TestSupport.SERVER_INDEXES));
+    }
+
+    /** As {@link #check(Path)}, for a store opened with {@code schema} and these indexes. */
+    static int check(Path dir, Schema schema, Map<IndexType, Set<String>> configured) throws BackendException {
         List<String> problems = new ArrayList<>();
         int count;
         try (JeStorage storage = new JeStorage("check", dir, 0)) {
             Database dn2id = storage.openDatabase(Entries.DN2ID, false);
             Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
-            EntryCodec codec = new EntryCodec(TestSupport.SCHEMA);
+            EntryCodec codec = new EntryCodec(schema);
             Indexes indexes = Indexes.open(storage, storage.openDatabase("meta", false), id2entry, codec,
-                    TestSupport.SERVER_INDEXES, TestSupport.SCHEMA);
+                    configured, schema);
             List<String> names = indexes.names();
 
             TreeMap<Long, Entry> byId = new TreeMap<>();
@@ -82,7 +90,7 @@ final class StoreCheck {
                     }
                 }
                 Set<String> actual = new TreeSet<>();
-                Database index = storage.openDatabase(EqualityIndex.DB_PREFIX + names.get(i), true);
+                Database index = storage.openDatabase(names.get(i), true);
                 scan(index, (key, data) -> actual.add(hex(key.getData()) + "/" + Ids.of(data)));
                 if (!expected.equals(actual)) {
                     Set<String> stale = new TreeSet<>(actual);

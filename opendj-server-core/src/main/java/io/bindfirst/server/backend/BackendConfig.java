@@ -1,7 +1,11 @@
 package io.bindfirst.server.backend;
 
 import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -18,9 +22,12 @@ import org.forgerock.opendj.ldap.DN;
  * @param cacheBytes memory the storage engine may use for its cache; 0 for its default
  * @param bindCacheEntries how many entries' bind attributes the backend may keep decoded in memory for
  *        re-binds (kept true by its writes); 0 for none
+ * @param otherIndexes attribute type names (lower case) with a presence, substring or ordering index, by
+ *        {@link IndexType} (equality ones are in {@code equalityIndexes})
  */
 public record BackendConfig(String id, String type, List<DN> baseDNs, Path directory,
-                            Set<String> equalityIndexes, long cacheBytes, int bindCacheEntries) {
+                            Set<String> equalityIndexes, long cacheBytes, int bindCacheEntries,
+                            Map<IndexType, Set<String>> otherIndexes) {
     /** The default of {@code ds-cfg-bind-cache-entries}: the sample data's users, at about 1.4 KiB of heap each. */
     public static final int DEFAULT_BIND_CACHE_ENTRIES = 10_000;
 
@@ -33,5 +40,44 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
         baseDNs = List.copyOf(baseDNs);
         Objects.requireNonNull(directory, "directory");
         equalityIndexes = Set.copyOf(equalityIndexes);
+        Map<IndexType, Set<String>> others = new EnumMap<>(IndexType.class);
+        otherIndexes.forEach((kind, names) -> {
+            if (kind != IndexType.EQUALITY && !names.isEmpty()) {
+                others.put(kind, Set.copyOf(names));
+            }
+        });
+        otherIndexes = Map.copyOf(others);
+    }
+
+    /** A backend with equality indexes only. */
+    public BackendConfig(String id, String type, List<DN> baseDNs, Path directory, Set<String> equalityIndexes,
+                         long cacheBytes, int bindCacheEntries) {
+        this(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, Map.of());
+    }
+
+    /** Every configured index: attribute names by kind, equality included. */
+    public Map<IndexType, Set<String>> indexes() {
+        Map<IndexType, Set<String>> all = new EnumMap<>(IndexType.class);
+        all.putAll(otherIndexes);
+        if (!equalityIndexes.isEmpty()) {
+            all.put(IndexType.EQUALITY, equalityIndexes);
+        }
+        return all;
+    }
+
+    /** The same backend with {@code attribute} (any case) indexed for {@code kind} too. */
+    public BackendConfig withIndex(IndexType kind, String attribute) {
+        String name = attribute.toLowerCase(Locale.ROOT);
+        if (kind == IndexType.EQUALITY) {
+            Set<String> names = new LinkedHashSet<>(equalityIndexes);
+            names.add(name);
+            return new BackendConfig(id, type, baseDNs, directory, names, cacheBytes, bindCacheEntries, otherIndexes);
+        }
+        Map<IndexType, Set<String>> others = new EnumMap<>(IndexType.class);
+        others.putAll(otherIndexes);
+        Set<String> names = new LinkedHashSet<>(others.getOrDefault(kind, Set.of()));
+        names.add(name);
+        others.put(kind, names);
+        return new BackendConfig(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, others);
     }
 }

@@ -23,6 +23,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.IndexType;
 import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.Argon2Scheme;
@@ -454,11 +455,21 @@ public final class ConfigLoader {
         for (ByteString v : values(e, "ds-cfg-equality-index")) {
             indexes.add(v.toString().trim().toLowerCase(Locale.ROOT));
         }
+        java.util.Map<IndexType, Set<String>> others = new java.util.EnumMap<>(IndexType.class);
+        for (IndexType kind : IndexType.values()) {
+            if (kind != IndexType.EQUALITY) {
+                Set<String> names = new LinkedHashSet<>();
+                for (ByteString v : values(e, kind.configAttribute())) {
+                    names.add(v.toString().trim().toLowerCase(Locale.ROOT));
+                }
+                others.put(kind, names);
+            }
+        }
         long cacheMb = integer(e, "ds-cfg-db-cache-size-mb", 0, 0, 1 << 20);
         int bindCache = integer(e, "ds-cfg-bind-cache-entries", BackendConfig.DEFAULT_BIND_CACHE_ENTRIES, 0,
                 10_000_000);
         return new BackendConfig(id, type, baseDNs, path(e, "ds-cfg-db-directory", "db/" + id), indexes,
-                cacheMb * 1024 * 1024, bindCache);
+                cacheMb * 1024 * 1024, bindCache, others);
     }
 
     private static void checkDistinctBaseDNs(List<BackendConfig> backends) throws ConfigException {

@@ -527,12 +527,14 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
 
     /** The same backends with one more equality index on each ({@code ds-cfg-equality-index}). */
     public ServerConfig withEqualityIndex(String attribute) {
+        return withIndex(io.bindfirst.server.backend.IndexType.EQUALITY, attribute);
+    }
+
+    /** The same backends with one more index of {@code kind} on each ({@code ds-cfg-<kind>-index}). */
+    public ServerConfig withIndex(io.bindfirst.server.backend.IndexType kind, String attribute) {
         List<BackendConfig> indexed = new ArrayList<>();
         for (BackendConfig b : backends) {
-            java.util.Set<String> names = new java.util.LinkedHashSet<>(b.equalityIndexes());
-            names.add(attribute.toLowerCase(java.util.Locale.ROOT));
-            indexed.add(new BackendConfig(b.id(), b.type(), b.baseDNs(), b.directory(), names, b.cacheBytes(),
-                    b.bindCacheEntries()));
+            indexed.add(b.withIndex(kind, attribute));
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, indexed, sampleEntries, plugins, accessLog,
@@ -640,7 +642,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         List<BackendConfig> changed = new ArrayList<>();
         for (BackendConfig b : backends) {
             changed.add(!b.id().equals(backendId) ? b : new BackendConfig(b.id(), type, b.baseDNs(),
-                    b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries()));
+                    b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries(), b.otherIndexes()));
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,

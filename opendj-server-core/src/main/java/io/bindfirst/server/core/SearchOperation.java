@@ -9,7 +9,6 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
-import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
@@ -34,8 +33,8 @@ import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * A search (RFC 4511 4.5). The backend proposes candidates (narrowed by its indexes); this class
- * evaluates the filter with the server schema, enforces the size, time and lookthrough limits, selects
- * attributes and sends the entries.
+ * evaluates the filter with the server schema ({@link FilterMatcher}), enforces the size, time and
+ * lookthrough limits, selects attributes and sends the entries.
  *
  * <p>Limits: the server-wide ones apply to everyone but root users; a lower limit in the request wins.
  */
@@ -118,7 +117,7 @@ public final class SearchOperation extends Operation {
                 : limits.timeLimitSeconds();
         int sizeLimit = effective(request.getSizeLimit(), serverSize);
         int timeLimit = effective(request.getTimeLimit(), serverTime);
-        Walk walk = new Walk(request.getFilter().matcher(server.schema()), sizeLimit,
+        Walk walk = new Walk(new FilterMatcher(request.getFilter(), server.schema()), sizeLimit,
                 timeLimit == 0 ? Long.MAX_VALUE : startNanos + timeLimit * 1_000_000_000L,
                 auth.root() ? 0 : limits.lookthroughLimit(),
                 new AttributeSelection(request.getAttributes(), request.isTypesOnly(), server.accessPolicy(),
@@ -332,7 +331,7 @@ public final class SearchOperation extends Operation {
 
     /** The state of one search's walk over candidates; decides when to stop and with what result. */
     private final class Walk {
-        private final Matcher matcher;
+        private final FilterMatcher matcher;
         private final int sizeLimit;
         private final long deadlineNanos;
         private final int lookthroughLimit;
@@ -361,9 +360,9 @@ public final class SearchOperation extends Operation {
          * @param filterAttributes what the filter tests: where the requester may not search an attribute, the
          *        filter is evaluated as if it were absent, so which entries match tells nothing about it
          */
-        Walk(Matcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit, AttributeSelection selection,
-             Requester who, FilterAttributes filterAttributes, PagedResults paging, PagedResults.Resume resume,
-             SortedResults sort) {
+        Walk(FilterMatcher matcher, int sizeLimit, long deadlineNanos, int lookthroughLimit,
+             AttributeSelection selection, Requester who, FilterAttributes filterAttributes, PagedResults paging,
+             PagedResults.Resume resume, SortedResults sort) {
             this.matcher = matcher;
             this.paging = paging;
             this.resume = resume;

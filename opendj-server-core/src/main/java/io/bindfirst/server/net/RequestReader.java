@@ -61,6 +61,9 @@ public final class RequestReader {
         }
         in.readEndSequence();
 
+        if (opType == ExtensibleMatchOrder.SEARCH_REQUEST) {
+            opContent = ExtensibleMatchOrder.fix(opContent); // the SDK would lose :dn: (see that class)
+        }
         ByteStringBuilder framed = new ByteStringBuilder(opContent.length() + 16);
         ASN1Writer w = ASN1.getWriter(framed);
         w.writeStartSequence();

@@ -91,6 +91,7 @@ public final class SchemaLoader {
 
         Map<Kind, Set<String>> ownKeys = ownKeys(definitions);
         SchemaBuilder builder = newBuilder(core);
+        SpacedStringRules.replace(builder, core);
         for (Definition definition : definitions) {
             add(builder, definition);
             dropBuiltInNameClashes(builder, strictCore, definition, ownKeys, true);

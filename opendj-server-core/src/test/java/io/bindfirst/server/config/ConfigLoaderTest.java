@@ -41,6 +41,17 @@ public class ConfigLoaderTest {
     }
 
     @Test
+    public void indexesOfEveryKindAreReadPerAttribute() throws Exception {
+        BackendConfig b = loadEdited("ds-cfg-equality-index: givenName\n", "ds-cfg-equality-index: givenName\n"
+                + "ds-cfg-presence-index: Mail\nds-cfg-substring-index: cn\nds-cfg-substring-index: SN\n"
+                + "ds-cfg-ordering-index: uidNumber\n").backends().get(0);
+        assertEquals(b.otherIndexes(), java.util.Map.of(io.bindfirst.server.backend.IndexType.PRESENCE, Set.of("mail"),
+                io.bindfirst.server.backend.IndexType.SUBSTRING, Set.of("cn", "sn"),
+                io.bindfirst.server.backend.IndexType.ORDERING, Set.of("uidnumber")));
+        assertEquals(b.indexes().get(io.bindfirst.server.backend.IndexType.EQUALITY), b.equalityIndexes());
+    }
+
+    @Test
     public void shippedDefaults() throws Exception {
         Path root = Files.createTempDirectory("instance");
         ServerConfig c = ConfigLoader.load(SHIPPED, root);
@@ -58,6 +69,7 @@ public class ConfigLoaderTest {
         assertEquals(b.baseDNs(), java.util.List.of(DN.valueOf("dc=example,dc=com")));
         assertEquals(b.directory(), root.toAbsolutePath().resolve("db/userRoot"));
         assertEquals(b.equalityIndexes(), Set.of("objectclass", "uid", "mail", "cn", "sn", "givenname"));
+        assertEquals(b.otherIndexes(), java.util.Map.of());
         assertEquals(b.bindCacheEntries(), 10_000);
         assertEquals(c.sampleEntries().get("userRoot"), Integer.valueOf(10_000));
         assertEquals(c.accessLog().file(), root.toAbsolutePath().resolve("logs/access"));
