@@ -36,7 +36,7 @@ public class AccessControlTest {
         server = TestServer.start(50);
         url = "ldap://127.0.0.1:" + server.port();
         root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
-        root.add("dn: " + GROUPS, "objectClass: top", "objectClass: organizationalUnit", "ou: Groups");
+        // ou=Groups comes with the sample data.
         root.add("dn: " + HELPDESK, "objectClass: top", "objectClass: groupOfNames", "cn: Helpdesk",
                 "member: " + TestServer.user(30), "member: " + TestServer.ROOT_DN);
     }
