@@ -17,6 +17,8 @@ import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 
+import io.bindfirst.server.backend.BackendException;
+
 /**
  * An equality index: a sorted-duplicates database mapping the equality-normalized value of an attribute
  * (or of any of its subtypes) to the ids of the entries holding it. Ids are big-endian longs, so each
@@ -88,6 +90,30 @@ final class EqualityIndex {
                         == OperationStatus.SUCCESS) {
                     cursor.delete();
                 }
+            }
+        }
+    }
+
+    /** Whether the index holds the pair ({@code key}, {@code id}). */
+    boolean holds(ByteString key, long id) {
+        try (Cursor cursor = db.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            return cursor.getSearchBoth(new DatabaseEntry(key.toByteArray()), Ids.entry(id), null)
+                    == OperationStatus.SUCCESS;
+        }
+    }
+
+    /** How many (key, id) pairs the index holds. */
+    long records() {
+        return db.count();
+    }
+
+    /** Every (key, id) pair, in key order. */
+    void forEachRecord(Entries.RecordVisitor<ByteString> visitor) throws BackendException {
+        try (Cursor cursor = db.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry key = new DatabaseEntry();
+            DatabaseEntry data = new DatabaseEntry();
+            while (cursor.getNext(key, data, null) == OperationStatus.SUCCESS) {
+                visitor.visit(ByteString.wrap(key.getData()), Ids.of(data));
             }
         }
     }

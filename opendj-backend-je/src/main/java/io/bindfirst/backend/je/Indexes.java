@@ -157,6 +157,11 @@ final class Indexes {
         }
     }
 
+    /** The indexes, in the order of {@link #keys}' sets. */
+    List<EqualityIndex> all() {
+        return all;
+    }
+
     /** The index names, in the order of {@link #keys}' sets. */
     List<String> names() {
         return all.stream().map(EqualityIndex::name).toList();
