@@ -5,6 +5,7 @@ import static org.testng.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +41,9 @@ import io.bindfirst.server.testsupport.ConfigText;
  * {@code kill -9} in the middle of subtree renames and subtree deletes ({@link KillDurabilityTest} has adds): a
  * child server, clients moving 31-entry subtrees back and forth (a new superior, a new RDN) and deleting others
  * with the Subtree Delete control and adding them again, SIGKILL while they run. Each rename or delete is one
- * transaction, so afterwards every moved subtree is whole in one place, {@code Backend.verify} finds dn2id,
- * id2entry and the equality indexes in agreement, and the restarted server reads every entry by its DN and
- * finds it by its indexed uid.
+ * transaction, so afterwards every moved subtree is whole in one place, {@code Backend.verify} (and
+ * {@code bin/verify-index}, which runs it) finds dn2id, id2entry and the equality indexes in agreement, and the
+ * restarted server reads every entry by its DN and finds it by its indexed uid.
  */
 public class KillDuringSubtreeWritesTest {
     private static final String USER_ROOT = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
@@ -117,6 +118,11 @@ public class KillDuringSubtreeWritesTest {
                     + " renames, " + deletes + " deletes");
 
             checkOffline(instance, acknowledged);
+            ChildProcess.Result verified = ChildProcess.run(Duration.ofMinutes(5), List.of(
+                    TestServer.repoRoot().resolve("bin/verify-index").toString(), "--instanceRoot", instance.toString()));
+            assertEquals(verified.exitCode(), 0, verified.said());
+            assertTrue(verified.output().contains("Backend userRoot: ") && verified.output().contains(
+                    "entries, no problems found"), verified.said());
             KillDurabilityTest.Child second = KillDurabilityTest.startChild(instance);
             try (LDAPConnection c = root(second.port())) {
                 checkOnline(c);
@@ -159,6 +165,7 @@ public class KillDuringSubtreeWritesTest {
                         }
                         return true;
                     });
+            System.out.println("kill -9 during subtree writes: acknowledged " + acknowledged + ", found " + topOf);
             for (int s = 0; s < MOVED; s++) {
                 assertEquals(placesBySubtree.get("s" + s), Integer.valueOf(1), "tops of subtree s" + s);
                 assertEquals(entriesBySubtree.get("s" + s), Integer.valueOf(SUBTREE), "entries of subtree s" + s);
