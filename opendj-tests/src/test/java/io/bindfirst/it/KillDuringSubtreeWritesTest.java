@@ -118,8 +118,9 @@ public class KillDuringSubtreeWritesTest {
                     + " renames, " + deletes + " deletes");
 
             checkOffline(instance, acknowledged);
-            ChildProcess.Result verified = ChildProcess.run(Duration.ofMinutes(5), List.of(
-                    TestServer.repoRoot().resolve("bin/verify-index").toString(), "--instanceRoot", instance.toString()));
+            String verifyIndex = TestServer.repoRoot().resolve("bin/verify-index").toString();
+            ChildProcess.Result verified = ChildProcess.run(Duration.ofMinutes(5),
+                    List.of(verifyIndex, "--instanceRoot", instance.toString()));
             assertEquals(verified.exitCode(), 0, verified.said());
             assertTrue(verified.output().contains("Backend userRoot: ") && verified.output().contains(
                     "entries, no problems found"), verified.said());
