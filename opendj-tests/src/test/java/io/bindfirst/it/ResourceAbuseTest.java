@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.protocol.AbandonRequestProtocolOp;
 import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 
 import io.bindfirst.server.config.ServerConfig;
@@ -267,6 +269,51 @@ public class ResourceAbuseTest {
             assertEquals(c.getEntry("cn=monitor", "currentConnections").getAttributeValueAsInteger(
                     "currentConnections"), Integer.valueOf(1), "connections cn=monitor counts, this one alone");
         }
+    }
+
+    /**
+     * The same unbind behind sixty unread searches, on a server in a child process whose logs are its own: the
+     * connection count cn=monitor gives returns to what it was, the next client is served, and the server log
+     * (and the console) hold no error and no exception.
+     */
+    @Test(timeOut = 300_000)
+    public void anUnbindBehindUnreadResultsLeavesNoErrorInTheServerLog() throws Exception {
+        try (ForkedServer forked = ForkedServer.start(USERS, List.of("-Xmx192m"))) {
+            try (LDAPConnection monitor = new LDAPConnection("127.0.0.1", forked.port(), TestServer.ROOT_DN,
+                    TestServer.ROOT_PASSWORD)) {
+                int baseline = currentConnections(monitor);
+                for (int round = 0; round < 3; round++) {
+                    try (Socket hostile = new Socket()) {
+                        hostile.setReceiveBufferSize(4096);
+                        hostile.connect(new InetSocketAddress("127.0.0.1", forked.port()));
+                        OutputStream out = hostile.getOutputStream();
+                        out.write(RawLdap.bind(1, TestServer.ROOT_DN, TestServer.ROOT_PASSWORD));
+                        for (int id = 2; id < 62; id++) {
+                            out.write(RawLdap.searchAllAttributes(id, TestServer.PEOPLE, "(objectClass=person)"));
+                        }
+                        out.write(RawLdap.unbind(62));
+                        out.flush();
+                        Poll.until("the connection gone from cn=monitor", Duration.ofSeconds(30),
+                                () -> currentConnections(monitor), n -> n == baseline);
+                    }
+                }
+                try (LDAPConnection next = new LDAPConnection("127.0.0.1", forked.port(), TestServer.user(3),
+                        TestServer.USER_PASSWORD)) {
+                    assertEquals(next.getEntry(TestServer.user(4), "uid").getAttributeValue("uid"), "user.4");
+                }
+            }
+            forked.stop(); // the logs are flushed and closed
+            String errors = Files.readString(forked.instance().resolve("logs/errors"));
+            String console = Files.readString(forked.instance().resolve("logs/server.out"));
+            assertTrue(errors.contains("severity=INFO"), "not the server log, or nothing in it: " + errors);
+            for (String text : List.of(errors, console)) {
+                assertTrue(!text.contains("severity=ERROR") && !text.contains("Exception"), text);
+            }
+        }
+    }
+
+    private static int currentConnections(LDAPConnection monitor) throws LDAPException {
+        return monitor.getEntry("cn=monitor", "currentConnections").getAttributeValueAsInteger("currentConnections");
     }
 
     private static byte[] abandon(int messageId, int abandoned) {
