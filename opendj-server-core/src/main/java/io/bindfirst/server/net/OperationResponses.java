@@ -133,14 +133,17 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
      * Queues a response. An entry or reference that finds {@link #MOST_QUEUED} already waiting waits first (on
      * the operation's thread, a worker's or the slow lane's: a search never runs on a transport thread) until
      * the client has read some, the operation is abandoned, or the time limit cuts the client off. The final
-     * result never waits: every operation's last response, and a bind's only one, which may be sent inline.
+     * result never waits: every operation's last response, and a bind's only one, which may be sent inline; nor
+     * does anything sent from a transport thread, which must never block (no operation that sends entries runs
+     * there today).
      */
     @Override
     public void send(Response response) {
         if (cancelled) {
             return;
         }
-        if (!(response instanceof Result) && queued.get() >= MOST_QUEUED && !waitForRoom()) {
+        if (!(response instanceof Result) && queued.get() >= MOST_QUEUED && Compensation.mayWait()
+                && !waitForRoom()) {
             return;
         }
         queued.incrementAndGet();

@@ -43,6 +43,14 @@ public final class Compensation {
         }
     }
 
+    /**
+     * Whether the calling thread is one of the server's pool threads (a worker or a slow-lane thread), the only
+     * ones that may wait for a client: a transport thread serves every connection on its selector.
+     */
+    public static boolean mayWait() {
+        return Thread.currentThread() instanceof PoolThread;
+    }
+
     private synchronized void begin() {
         waiting++;
         resize();
