@@ -35,10 +35,10 @@ public class KillDurabilityTest {
     private static final String USER_ROOT = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
     private static final Pattern LISTENING = Pattern.compile("listening on ldap://127\\.0\\.0\\.1:(\\d+)");
 
-    private record Child(Process process, int port) {
+    record Child(Process process, int port) {
     }
 
-    private static Child startChild(Path instance) throws Exception {
+    static Child startChild(Path instance) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
                 "--instanceRoot", instance.toString(), "--port", "0", "--ldaps-port", "0",

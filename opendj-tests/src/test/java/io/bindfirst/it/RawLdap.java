@@ -48,6 +48,13 @@ final class RawLdap implements AutoCloseable {
                 .encode().encode();
     }
 
+    /** A subtree search returning every user attribute of each entry (big responses). */
+    static byte[] searchAllAttributes(int messageId, String base, String filter) throws LDAPException {
+        return new LDAPMessage(messageId, new SearchRequestProtocolOp(base, SearchScope.SUB,
+                DereferencePolicy.NEVER, 0, 0, false, Filter.create(filter), java.util.List.of()))
+                .encode().encode();
+    }
+
     static byte[] unbind(int messageId) {
         return new LDAPMessage(messageId, new UnbindRequestProtocolOp()).encode().encode();
     }

@@ -259,4 +259,28 @@ final class AttributeIndex {
             });
         }
     }
+
+    /** Whether the index holds the pair ({@code key}, {@code id}). */
+    boolean holds(ByteString key, long id) {
+        try (Cursor cursor = db.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            return cursor.getSearchBoth(new DatabaseEntry(key.toByteArray()), Ids.entry(id), null)
+                    == OperationStatus.SUCCESS;
+        }
+    }
+
+    /** How many (key, id) pairs the index holds. */
+    long records() {
+        return db.count();
+    }
+
+    /** Every (key, id) pair, in key order. */
+    void forEachRecord(Entries.RecordVisitor<ByteString> visitor) throws BackendException {
+        try (Cursor cursor = db.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry key = new DatabaseEntry();
+            DatabaseEntry data = new DatabaseEntry();
+            while (cursor.getNext(key, data, null) == OperationStatus.SUCCESS) {
+                visitor.visit(ByteString.wrap(key.getData()), Ids.of(data));
+            }
+        }
+    }
 }

@@ -148,6 +148,40 @@ final class Entries {
         }
     }
 
+    /** What {@link #forEachKey} and {@link #forEachEntry} call with each record. */
+    @FunctionalInterface
+    interface RecordVisitor<T> {
+        void visit(T key, long id) throws BackendException;
+    }
+
+    /** Every dn2id record, in key order (read committed: meant for a backend no one writes to meanwhile). */
+    void forEachKey(RecordVisitor<byte[]> visitor) throws BackendException {
+        try (Cursor cursor = dn2id.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry key = new DatabaseEntry();
+            DatabaseEntry data = new DatabaseEntry();
+            while (cursor.getNext(key, data, null) == OperationStatus.SUCCESS) {
+                visitor.visit(key.getData(), Ids.of(data));
+            }
+        }
+    }
+
+    /** Every id2entry record decoded, in id order; an entry that does not decode is given as {@code null}. */
+    void forEachEntry(RecordVisitor<Entry> visitor) throws BackendException {
+        try (Cursor cursor = id2entry.openCursor(null, CursorConfig.READ_COMMITTED)) {
+            DatabaseEntry key = new DatabaseEntry();
+            DatabaseEntry data = new DatabaseEntry();
+            while (cursor.getNext(key, data, null) == OperationStatus.SUCCESS) {
+                Entry entry;
+                try {
+                    entry = codec.decode(data.getData());
+                } catch (BackendException | RuntimeException undecodable) {
+                    entry = null;
+                }
+                visitor.visit(entry, Ids.of(key));
+            }
+        }
+    }
+
     /** Stores a new entry; {@code false} (and nothing written) if its DN already exists. */
     boolean insert(Transaction txn, byte[] key, long id, byte[] encoded) {
         if (dn2id.putNoOverwrite(txn, new DatabaseEntry(key), Ids.entry(id)) != OperationStatus.SUCCESS) {

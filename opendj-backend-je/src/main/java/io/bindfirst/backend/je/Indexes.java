@@ -264,6 +264,11 @@ final class Indexes {
         }
     }
 
+    /** The indexes, in the order of {@link #keys}' sets. */
+    List<AttributeIndex> all() {
+        return all;
+    }
+
     /** The index names, in the order of {@link #keys}' sets. */
     List<String> names() {
         return all.stream().map(AttributeIndex::dbName).toList();

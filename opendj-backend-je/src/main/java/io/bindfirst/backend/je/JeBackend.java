@@ -118,6 +118,11 @@ final class JeBackend implements Backend {
     }
 
     @Override
+    public List<String> verify() throws BackendException {
+        return storage.read(() -> new StorageCheck(entries, indexes, baseDNs).run());
+    }
+
+    @Override
     public List<DN> baseDNs() {
         return config.baseDNs();
     }

@@ -253,6 +253,18 @@ public interface Backend extends AutoCloseable {
         throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend has no indexes to rebuild");
     }
 
+    /**
+     * Checks that the backend's storage agrees with itself: every entry reachable by its DN and from its parent,
+     * the DN index and the entries naming each other, every index holding what the entries say and nothing
+     * else. Meant for a backend nothing writes to meanwhile (a stopped server's, opened offline).
+     *
+     * @return the problems found, one sentence each; empty when there are none
+     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a backend that cannot check itself
+     */
+    default List<String> verify() throws BackendException {
+        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend cannot verify its storage");
+    }
+
     /** How many entries the backend holds. */
     long entryCount() throws BackendException;
 

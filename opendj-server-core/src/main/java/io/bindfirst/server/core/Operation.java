@@ -114,7 +114,8 @@ public abstract class Operation implements Runnable, CompletedOperationView {
         abandoned = true;
     }
 
-    protected boolean isAbandoned() {
+    /** Whether an abandon, an unbind or the connection's close has stopped this operation. */
+    public boolean isAbandoned() {
         return abandoned;
     }
 

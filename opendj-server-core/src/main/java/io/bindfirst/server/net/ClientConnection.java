@@ -235,6 +235,21 @@ public final class ClientConnection implements Session, BoundConnection {
         closed(message);
     }
 
+    /**
+     * Closes the connection at once, dropping whatever is queued for the client and not yet given to the
+     * kernel: for a client that has not read its results for the longest a search waits for it, to which
+     * nothing more could be written.
+     */
+    void terminate(String reason) {
+        closed(reason);
+        Connection<?> grizzly = transport;
+        if (grizzly != null) {
+            grizzly.terminateSilently();
+        } else {
+            context.disconnect();
+        }
+    }
+
     /** Called once the transport reports the connection gone, however it went. */
     void closed(String reason) {
         if (closed.compareAndSet(false, true)) {

@@ -1,5 +1,7 @@
 package io.bindfirst.server.net;
 
+import java.time.Duration;
+
 import org.forgerock.opendj.io.ASN1Reader;
 import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.DecodeException;
@@ -31,6 +33,11 @@ import io.bindfirst.server.core.OperationFactory;
  */
 final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, LdapRequestEnvelope, Stream<Response>> {
     private static final Logger LOG = LoggerFactory.getLogger(LdapRequestHandler.class);
+    /**
+     * How long an operation whose responses the client does not read waits for it (its thread stands aside
+     * meanwhile); then the connection is closed. OpenDJ's {@code ds-cfg-max-blocked-write-time-limit} default.
+     */
+    static final Duration LONGEST_WAIT_FOR_CLIENT = Duration.ofMinutes(2);
 
     private final OperationFactory operations;
     private final OperationDispatch dispatch;
@@ -104,7 +111,9 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
             return RxJavaStreams.emptyStream();
         }
         connection.operationStarted(op);
-        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), dispatch));
+        return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), dispatch,
+                LONGEST_WAIT_FOR_CLIENT, () -> connection.terminate("The client did not read its results for "
+                        + LONGEST_WAIT_FOR_CLIENT.toSeconds() + " s")));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */

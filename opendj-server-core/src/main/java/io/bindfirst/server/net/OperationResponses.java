@@ -1,17 +1,21 @@
 package io.bindfirst.server.net;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.responses.Response;
+import org.forgerock.opendj.ldap.responses.Result;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.core.ResponseSink;
+import io.bindfirst.server.work.Compensation;
 
 /**
  * The responses of one operation, as the reactive stream the SDK's transport subscribes to. When it is
@@ -20,6 +24,12 @@ import io.bindfirst.server.core.ResponseSink;
  * subscriber comes from one drain loop, so none overlap, and none exceed the demand the transport
  * requested (a search may produce more entries than it asked for: those wait in a queue). The Reactive
  * Streams TCK checks it ({@code OperationResponsesTckTest}).
+ *
+ * <p>That queue is bounded: the transport asks for the next response only once the last one is written to
+ * the socket, so a client that does not read would otherwise have the server hold its whole result (every
+ * entry of every search it pipelined) in memory. At {@link #MOST_QUEUED} entries the operation's thread waits
+ * for the client (standing aside for a replacement in its pool meanwhile, {@link Compensation}); one that is
+ * still not reading after the time limit is cut off, the connection closed without a notice it would not read.
  *
  * <p>Why not {@code Flowable.create(..., BUFFER)}: that allocates an emitter, a growable array queue and
  * operator wrappers per request; a bind needs one response. The profile showed that plumbing on the hot
@@ -37,10 +47,23 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         }
     };
 
+    /**
+     * Entries (and references) held beyond the transport's demand before the operation waits: with the two the
+     * transport holds, a few dozen entries per operation in memory, whatever the result's size.
+     */
+    static final int MOST_QUEUED = 32;
+
     private final Operation operation;
     private final OperationSlots slots;
     private final OperationDispatch dispatch;
+    private final Duration longestWait;
+    private final Runnable cutOff;
     private final ConcurrentLinkedQueue<Response> pending = new ConcurrentLinkedQueue<>();
+    /** How many responses {@link #pending} holds (its own size() walks the queue). */
+    private final AtomicInteger queued = new AtomicInteger();
+    /** What a producer over the bound waits on; notified when responses leave the queue or the stream ends. */
+    private final Object room = new Object();
+    private volatile boolean producerWaiting;
     private final AtomicLong requested = new AtomicLong();
     private final AtomicInteger wip = new AtomicInteger();
     private boolean subscribed;
@@ -58,11 +81,16 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
     /**
      * @param slots the limit on outstanding operations of the operation's connection, whose slot the
      *              operation frees when it finishes
+     * @param longestWait how long the operation waits, its queue full, for the client to read
+     * @param cutOff closes the connection when the client has not read for that long
      */
-    OperationResponses(Operation operation, OperationSlots slots, OperationDispatch dispatch) {
+    OperationResponses(Operation operation, OperationSlots slots, OperationDispatch dispatch, Duration longestWait,
+                       Runnable cutOff) {
         this.operation = operation;
         this.slots = slots;
         this.dispatch = dispatch;
+        this.longestWait = longestWait;
+        this.cutOff = cutOff;
     }
 
     @Override
@@ -101,11 +129,84 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         drain();
     }
 
+    /**
+     * Queues a response. An entry or reference that finds {@link #MOST_QUEUED} already waiting waits first (on
+     * the operation's thread, a worker's or the slow lane's: a search never runs on a transport thread) until
+     * the client has read some, the operation is abandoned, or the time limit cuts the client off. The final
+     * result never waits: every operation's last response, and a bind's only one, which may be sent inline; nor
+     * does anything sent from a transport thread, which must never block (no operation that sends entries runs
+     * there today).
+     */
     @Override
     public void send(Response response) {
-        if (!cancelled) {
-            pending.offer(response);
-            drain();
+        if (cancelled) {
+            return;
+        }
+        if (!(response instanceof Result) && queued.get() >= MOST_QUEUED && Compensation.mayWait()
+                && !waitForRoom()) {
+            return;
+        }
+        queued.incrementAndGet();
+        pending.offer(response);
+        drain();
+    }
+
+    /** @return whether there is room now; {@code false} if the stream ended or the operation was stopped */
+    private boolean waitForRoom() {
+        long now = System.nanoTime();
+        long deadline = now + longestWait.toNanos();
+        // A client that reads, only more slowly than the server sends, makes room within moments: the thread
+        // waits that long as it is, and stands aside (a replacement thread started) only for a longer wait.
+        Wait w = awaitRoom(Math.min(deadline, now + BRIEF_WAIT_NANOS));
+        if (w == Wait.TIMED_OUT && deadline - System.nanoTime() > 0) {
+            Wait[] rest = new Wait[1];
+            Compensation.whileWaiting(() -> rest[0] = awaitRoom(deadline));
+            w = rest[0];
+        }
+        if (w == Wait.TIMED_OUT) {
+            cutOff.run();
+            cancel();
+            return false;
+        }
+        return w == Wait.ROOM;
+    }
+
+    /** How long a producer waits for room before its pool replaces it for the rest of the wait. */
+    private static final long BRIEF_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private enum Wait { ROOM, STOPPED, TIMED_OUT }
+
+    private Wait awaitRoom(long until) {
+        synchronized (room) {
+            producerWaiting = true;
+            try {
+                while (queued.get() >= MOST_QUEUED) {
+                    if (cancelled || operation.isAbandoned()) {
+                        return Wait.STOPPED;
+                    }
+                    long left = until - System.nanoTime();
+                    if (left <= 0) {
+                        return Wait.TIMED_OUT;
+                    }
+                    // A bounded wait: an abandon or the connection's close stops the operation without a word
+                    // to this stream, so the flag is looked at again every so often.
+                    room.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
+                }
+                return cancelled || operation.isAbandoned() ? Wait.STOPPED : Wait.ROOM;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Wait.STOPPED;
+            } finally {
+                producerWaiting = false;
+            }
+        }
+    }
+
+    private void wakeProducer() {
+        if (producerWaiting) {
+            synchronized (room) {
+                room.notifyAll();
+            }
         }
     }
 
@@ -139,11 +240,15 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
             if (next == null) {
                 break;
             }
+            queued.decrementAndGet();
             s.onNext(next);
             delivered++;
         }
-        if (delivered != 0 && demand != Long.MAX_VALUE) {
-            requested.addAndGet(-delivered);
+        if (delivered != 0) {
+            if (demand != Long.MAX_VALUE) {
+                requested.addAndGet(-delivered);
+            }
+            wakeProducer();
         }
         IllegalArgumentException invalid = invalidRequest;
         if (cancelled) {
@@ -162,5 +267,7 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         cancelled = true;
         downstream = null;
         pending.clear();
+        queued.set(0);
+        wakeProducer();
     }
 }

@@ -38,16 +38,18 @@ public final class SlowLane implements AutoCloseable {
     private final AtomicLong timesPaused = new AtomicLong();
 
     /** A lane thread, with the start of its current stretch of work. */
-    private static final class LaneThread extends Thread {
+    private static final class LaneThread extends PoolThread {
         long stretchStart;
         /** The main queue's {@link WorkQueue#started()} at the end of the last stretch. */
         long mainStarted;
 
-        LaneThread(Runnable r, String name) {
-            super(r, name);
-            setDaemon(true);
+        LaneThread(Runnable r, String name, Compensation compensation) {
+            super(r, name, compensation);
         }
     }
+
+    /** Set once in the constructor, before any thread is made (the factory reads it). */
+    private Compensation compensation;
 
     /**
      * @param threads lane threads
@@ -60,8 +62,11 @@ public final class SlowLane implements AutoCloseable {
         this.sharePercent = sharePercent;
         AtomicInteger n = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(capacity), r -> new LaneThread(r, "slow-lane-" + n.getAndIncrement()),
+                new ArrayBlockingQueue<>(capacity),
+                r -> new LaneThread(r, "slow-lane-" + n.getAndIncrement(), this.compensation),
                 new ThreadPoolExecutor.AbortPolicy());
+        // An unindexed search whose client does not read waits here as on a worker: replaced while it waits.
+        this.compensation = new Compensation(executor, threads, WorkerPool.MOST_COMPENSATING);
         executor.prestartAllCoreThreads();
     }
 
@@ -109,9 +114,9 @@ public final class SlowLane implements AutoCloseable {
         t.stretchStart = System.nanoTime();
     }
 
-    /** The lane's threads. */
+    /** The lane's threads (as configured: not counting those standing in for waiting ones). */
     public int threads() {
-        return executor.getCorePoolSize();
+        return executor.getCorePoolSize() - Math.min(compensation.waiting(), WorkerPool.MOST_COMPENSATING);
     }
 
     /** Operations waiting for a lane thread now. */

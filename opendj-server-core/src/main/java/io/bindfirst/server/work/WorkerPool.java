@@ -23,7 +23,15 @@ import org.slf4j.LoggerFactory;
 public final class WorkerPool implements WorkQueue {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
 
+    /**
+     * Threads the pool may add while its own wait for clients that do not read their results
+     * ({@link Compensation}): per wait one, this many at most.
+     */
+    static final int MOST_COMPENSATING = 64;
+
     private final ThreadPoolExecutor executor;
+    /** Set once in the constructor, before any thread is made (the factory reads it). */
+    private Compensation compensation;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicInteger mostPending = new AtomicInteger();
     private final LongAdder queued = new LongAdder();
@@ -39,16 +47,14 @@ public final class WorkerPool implements WorkQueue {
      */
     public WorkerPool(int threads, int capacity, int burst) {
         AtomicInteger n = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "worker-" + n.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        };
+        // Threads are made once the compensation exists (prestartAllCoreThreads, below, or later).
+        ThreadFactory factory = r -> new PoolThread(r, "worker-" + n.getAndIncrement(), this.compensation);
         this.highWater = capacity;
         this.lowWater = Math.max(1, capacity * 3 / 4);
         int hardLimit = (int) Math.min(Integer.MAX_VALUE - 8, (long) capacity + burst);
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(hardLimit), factory, new ThreadPoolExecutor.AbortPolicy());
+        this.compensation = new Compensation(executor, threads, MOST_COMPENSATING);
         this.executor.prestartAllCoreThreads();
     }
 
@@ -111,9 +117,14 @@ public final class WorkerPool implements WorkQueue {
         this.caughtUp = callback;
     }
 
-    /** The worker threads. */
+    /** The worker threads (as configured: not counting those standing in for waiting ones). */
     public int threads() {
-        return executor.getCorePoolSize();
+        return executor.getCorePoolSize() - Math.min(compensation.waiting(), MOST_COMPENSATING);
+    }
+
+    /** Worker threads waiting now for a client to read its results (each replaced while it waits). */
+    public int waitingForClients() {
+        return compensation.waiting();
     }
 
     /** Operations held now, waiting or running. */

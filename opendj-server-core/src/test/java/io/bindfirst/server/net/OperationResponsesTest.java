@@ -5,6 +5,7 @@ import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.fail;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -109,11 +110,52 @@ public class OperationResponsesTest {
         assertEquals(((Result) b.take()).getResultCode(), ResultCode.SUCCESS);
     }
 
+    /**
+     * A subscriber that stops asking (a client that stops reading): the operation queues a bounded number of
+     * entries, then waits, with a thread started in its place; more demand lets it go on; demand that never
+     * comes cuts the client off after the time limit, and the operation ends without sending the rest.
+     */
+    @Test(timeOut = 60_000)
+    public void anOperationWaitsForDemandWithBoundedEntriesQueuedThenCutsOffAClientThatNeverReads()
+            throws Exception {
+        TestConnection connection = new TestConnection(4);
+        int entries = 10 * OperationResponses.MOST_QUEUED;
+        TestConnection.Entries op = connection.operation(entries);
+        AtomicBoolean cutOff = new AtomicBoolean();
+        Signals s = new Signals();
+        OperationResponses responses = new OperationResponses(op, connection.slots(),
+                new OperationDispatch(workers, Inline.NEVER), Duration.ofSeconds(2), () -> cutOff.set(true));
+        responses.subscribe(s);
+        s.subscription.request(1);
+        op.awaitRunning();
+        io.bindfirst.server.testsupport.Poll.until("the operation waiting for demand", Duration.ofSeconds(10),
+                workers::waitingForClients, n -> n == 1);
+        assertEquals(workers.threads(), 1, "the configured workers, the stand-in not counted");
+        CountDownLatch other = new CountDownLatch(1);
+        assertTrue(workers.enqueue(other::countDown));
+        assertTrue(other.await(10, TimeUnit.SECONDS), "other work waits for the one worker, which waits");
+        s.subscription.request(5);
+        for (int i = 0; i < 6; i++) {
+            assertEquals(entryName(s.take()), "entry-" + i);
+        }
+        // No more demand: the time limit cuts the client off, and the operation ends.
+        io.bindfirst.server.testsupport.Poll.until("the client cut off", Duration.ofSeconds(10), cutOff::get,
+                c -> c);
+        workersIdle();
+        assertEquals(workers.waitingForClients(), 0);
+        int received = 6;
+        while (s.poll() instanceof SearchResultEntry) {
+            received++;
+        }
+        assertTrue(received <= 6 + OperationResponses.MOST_QUEUED + 1, "entries sent after the cut-off: "
+                + received);
+    }
+
     @Test(timeOut = 60_000)
     public void aRefusedSecondSubscriberCannotCancelTheFirstOnesResponses() throws Exception {
         TestConnection connection = new TestConnection(4);
         OperationResponses responses = new OperationResponses(connection.operation(1), connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER));
+                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { });
         Signals first = new Signals();
         Signals second = new Signals();
         responses.subscribe(first);
@@ -154,7 +196,7 @@ public class OperationResponsesTest {
                 TestConnection connection = new TestConnection(1);
                 Ordered s = new Ordered(requester);
                 new OperationResponses(connection.operation(entries), connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER)).subscribe(s);
+                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { }).subscribe(s);
                 s.subscription.request(1);
                 if (!s.done.await(30, TimeUnit.SECONDS)) {
                     fail("round " + round + ": no completion after " + s.received + " signals");
@@ -170,7 +212,7 @@ public class OperationResponsesTest {
     private Signals subscribe(TestConnection connection, TestConnection.Entries op) {
         Signals s = new Signals();
         new OperationResponses(op, connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER)).subscribe(s);
+                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { }).subscribe(s);
         return s;
     }
 
