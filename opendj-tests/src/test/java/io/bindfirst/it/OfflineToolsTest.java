@@ -120,7 +120,7 @@ public class OfflineToolsTest {
             assertTrue(wrongName.output().startsWith("rebuild-index: Backend userRoot has no index of "
                     + "'telephoneNumber' (ds-cfg-equality-index, -presence-index, -substring-index, -ordering-index in "
                     + ts.instance().resolve("config/config.ldif")
-                    + "); the configured ones are: cn, givenname, mail, objectclass, sn, uid"), wrongName.said());
+                    + "); the configured ones are: aci, cn, givenname, mail, objectclass, sn, uid"), wrongName.said());
             ChildProcess.Result wrongBase = tool(REBUILD, ts.instance(), "-b", "dc=example,dc=org", "--rebuildAll");
             assertEquals(wrongBase.exitCode(), 1, wrongBase.said());
             assertTrue(wrongBase.output().startsWith("rebuild-index: No enabled backend has the base DN "
@@ -134,7 +134,7 @@ public class OfflineToolsTest {
             ts.server().close();
             ChildProcess.Result all = tool(REBUILD, ts.instance(), "-n", "userRoot", "--rebuildAll");
             assertEquals(all.exitCode(), 0, all.said());
-            assertTrue(all.output().contains("Rebuilt indexes cn, givenname, mail, objectclass, sn, uid of backend "
+            assertTrue(all.output().contains("Rebuilt indexes aci, cn, givenname, mail, objectclass, sn, uid of backend "
                     + "userRoot over " + (200 + TestServer.NON_USER_ENTRIES) + " entries"), all.said());
             ts.restart();
             assertEquals(byMail(ts, 7), 1);
