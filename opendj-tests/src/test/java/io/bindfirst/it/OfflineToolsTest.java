@@ -134,8 +134,8 @@ public class OfflineToolsTest {
             ts.server().close();
             ChildProcess.Result all = tool(REBUILD, ts.instance(), "-n", "userRoot", "--rebuildAll");
             assertEquals(all.exitCode(), 0, all.said());
-            assertTrue(all.output().contains("Rebuilt indexes aci, cn, givenname, mail, objectclass, sn, uid of backend "
-                    + "userRoot over " + (200 + TestServer.NON_USER_ENTRIES) + " entries"), all.said());
+            assertTrue(all.output().contains("Rebuilt indexes aci, cn, givenname, mail, objectclass, sn, uid of "
+                    + "backend userRoot over " + (200 + TestServer.NON_USER_ENTRIES) + " entries"), all.said());
             ts.restart();
             assertEquals(byMail(ts, 7), 1);
         }
