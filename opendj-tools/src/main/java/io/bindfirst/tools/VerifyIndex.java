@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Checks a backend of a stopped server: every entry is reachable by its DN and from its parent, the "
-                    + "DN index and the entries name each other once, and each equality index holds exactly the "
+                    + "DN index and the entries name each other once, and each index holds exactly the "
                     + "values the entries hold. Lists each problem found; changes nothing.",
             "It refuses to run while the server (or another tool) has the backend open: stop the server first."},
         exitCodeListHeading = "%nExit codes:%n",

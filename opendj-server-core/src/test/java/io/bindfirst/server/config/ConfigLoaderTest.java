@@ -45,7 +45,8 @@ public class ConfigLoaderTest {
         BackendConfig b = loadEdited("ds-cfg-equality-index: givenName\n", "ds-cfg-equality-index: givenName\n"
                 + "ds-cfg-presence-index: Mail\nds-cfg-substring-index: cn\nds-cfg-substring-index: SN\n"
                 + "ds-cfg-ordering-index: uidNumber\n").backends().get(0);
-        assertEquals(b.otherIndexes(), java.util.Map.of(io.bindfirst.server.backend.IndexType.PRESENCE, Set.of("mail"),
+        assertEquals(b.otherIndexes(), java.util.Map.of(io.bindfirst.server.backend.IndexType.PRESENCE,
+                Set.of("aci", "mail"),
                 io.bindfirst.server.backend.IndexType.SUBSTRING, Set.of("cn", "sn"),
                 io.bindfirst.server.backend.IndexType.ORDERING, Set.of("uidnumber")));
         assertEquals(b.indexes().get(io.bindfirst.server.backend.IndexType.EQUALITY), b.equalityIndexes());
@@ -69,7 +70,8 @@ public class ConfigLoaderTest {
         assertEquals(b.baseDNs(), java.util.List.of(DN.valueOf("dc=example,dc=com")));
         assertEquals(b.directory(), root.toAbsolutePath().resolve("db/userRoot"));
         assertEquals(b.equalityIndexes(), Set.of("objectclass", "uid", "mail", "cn", "sn", "givenname"));
-        assertEquals(b.otherIndexes(), java.util.Map.of());
+        // The entries holding ACIs, found at start through it.
+        assertEquals(b.otherIndexes(), java.util.Map.of(io.bindfirst.server.backend.IndexType.PRESENCE, Set.of("aci")));
         assertEquals(b.bindCacheEntries(), 10_000);
         assertEquals(c.sampleEntries().get("userRoot"), Integer.valueOf(10_000));
         assertEquals(c.accessLog().file(), root.toAbsolutePath().resolve("logs/access"));
