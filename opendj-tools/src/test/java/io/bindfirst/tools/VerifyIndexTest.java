@@ -53,8 +53,8 @@ public class VerifyIndexTest {
         List<String> lines = run.out().lines().toList();
         for (String uid : List.of("Ann.Lee", "BOB")) {
             String dn = "uid=" + uid + ",ou=People,dc=example,dc=com";
-            assertTrue(lines.contains("index sn lacks the value '" + uid + "' of " + dn), run.said());
-            assertTrue(lines.stream().anyMatch(l -> l.matches("index sn names entry \\d+ under '"
+            assertTrue(lines.contains("index eq.sn lacks the value '" + uid + "' of " + dn), run.said());
+            assertTrue(lines.stream().anyMatch(l -> l.matches("index eq\\.sn names entry \\d+ under '"
                     + uid.toLowerCase(java.util.Locale.ROOT).replace(".", "\\.") + "', a value " + dn
                     + " does not hold")), run.said());
         }

@@ -74,9 +74,9 @@ public class JeBackendVerifyTest {
             uid.put(null, new DatabaseEntry(bytes("ghost")), id);
         });
         List<String> problems = backend.verify();
-        assertTrue(problems.contains("index uid lacks the value 'user.2' of uid=user.2," + PEOPLE),
+        assertTrue(problems.contains("index eq.uid lacks the value 'user.2' of uid=user.2," + PEOPLE),
                 problems.toString());
-        assertTrue(problems.stream().anyMatch(p -> p.matches("index uid names entry \\d+ under 'ghost', a value "
+        assertTrue(problems.stream().anyMatch(p -> p.matches("index eq\\.uid names entry \\d+ under 'ghost', a value "
                 + "uid=user.1," + PEOPLE + " does not hold")), problems.toString());
         assertEquals(problems.size(), 2, problems.toString());
     }
