@@ -194,8 +194,8 @@ final class Indexes {
     }
 
     /** Adds {@code id} under one key of one index, the {@code position}th of {@link #names()} (a bulk load). */
-    void insert(Transaction txn, int position, byte[] key, long id) {
-        all.get(position).insert(txn, Set.of(ByteString.wrap(key)), id);
+    void insert(Transaction txn, int position, ByteString key, long id) {
+        all.get(position).insert(txn, Set.of(key), id);
     }
 
     /** Removes {@code id} from every index, under the keys {@link #keys} gave for its entry. */

@@ -1,7 +1,6 @@
 package io.bindfirst.backend.je;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -19,13 +18,14 @@ import com.sleepycat.je.Transaction;
 final class SortedIndexRuns {
     /** Records per run: about 60 MB of heap, and runs long enough that most keys of a run share nodes. */
     private static final int RUN_RECORDS = 1 << 20;
+    /** The order of the index databases: keys as unsigned bytes (as ByteString compares them), then ids. */
     private static final Comparator<Record> ORDER = (a, b) -> {
-        int c = Arrays.compareUnsigned(a.key(), b.key());
+        int c = a.key().compareTo(b.key());
         return c != 0 ? c : Long.compare(a.id(), b.id()); // ids are positive: their big-endian bytes sort so too
     };
 
     /** One index record: a key and an entry holding it. */
-    private record Record(byte[] key, long id) {
+    private record Record(ByteString key, long id) {
     }
 
     private final Indexes indexes;
@@ -43,7 +43,7 @@ final class SortedIndexRuns {
     void add(List<Set<ByteString>> keys, long id) {
         for (int i = 0; i < keys.size(); i++) {
             for (ByteString key : keys.get(i)) {
-                pending.get(i).add(new Record(key.toByteArray(), id));
+                pending.get(i).add(new Record(key, id));
             }
             size += keys.get(i).size();
         }
