@@ -201,7 +201,9 @@ final class JeBackend implements Backend {
 
     /**
      * Imports in transactions of {@link #IMPORT_BATCH} entries, each committed durably before the next
-     * starts. On an error, the batches already committed stay and the failing batch is rolled back.
+     * starts. On an error, the batches already committed stay and the failing batch is rolled back. In a bulk
+     * load (a backend opened cleared) nothing is rolled back: every entry stored before the error stays, with
+     * its index records, and all of it is written out when the backend closes.
      */
     @Override
     public long importEntries(Iterator<Entry> source) throws BackendException {
@@ -249,6 +251,8 @@ final class JeBackend implements Backend {
         long imported = 0;
         // A bulk load writes index records in sorted runs (see SortedIndexRuns) rather than with each entry.
         SortedIndexRuns runs = storage.bulk() ? new SortedIndexRuns(indexes) : null;
+        // Entries of the batch being stored that are in place: a bulk load does not roll a failed batch back.
+        long[] storing = {0};
         try {
             Future<Batch<T>> next = filler.submit(() -> fill(source, rejects));
             while (next != null) {
@@ -260,10 +264,11 @@ final class JeBackend implements Backend {
                     refused.subList(preparedRefusals, refused.size()).clear(); // from an attempt retried
                     byte[][] lastParent = {null}; // siblings usually follow each other: check their parent once
                     long count = 0;
+                    storing[0] = 0;
                     for (Prepared<T> prepared : batch.entries()) {
                         try {
                             store(txn, prepared, lastParent, runs);
-                            count++;
+                            storing[0] = ++count;
                         } catch (BackendException e) {
                             if (rejects == null || !Backend.isEntryRefusal(e)) {
                                 throw e;
@@ -273,6 +278,7 @@ final class JeBackend implements Backend {
                     }
                     return count;
                 });
+                storing[0] = 0;
                 if (rejects != null) {
                     refused.forEach(r -> rejects.rejected(r.item(), r.reason()));
                 }
@@ -285,7 +291,8 @@ final class JeBackend implements Backend {
             }
         } catch (BackendException e) {
             writeRunsAfter(runs, e);
-            throw new BackendException(e.resultCode(), "Import stopped after " + imported + (storage.damaged()
+            long kept = imported + (storage.bulk() ? storing[0] : 0);
+            throw new BackendException(e.resultCode(), "Import stopped after " + kept + (storage.damaged()
                     ? " entries (the backend will not open until an import with --clearBackend finishes): "
                     : " entries (those were kept): ") + e.getMessage(), e);
         } catch (RuntimeException | Error e) {

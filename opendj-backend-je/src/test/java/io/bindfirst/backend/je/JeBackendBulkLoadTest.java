@@ -161,6 +161,21 @@ public class JeBackendBulkLoadTest {
     }
 
     @Test
+    public void aRefusalStopsABulkLoadWithWhatWasStoredBeforeItKeptAndIndexed() throws BackendException {
+        List<Entry> entries = new ArrayList<>();
+        people(JeBackend.IMPORT_BATCH + 10, n -> { }).forEachRemaining(entries::add);
+        entries.add(person(3, PEOPLE)); // a duplicate in the second batch, after 12 of its entries
+        entries.add(person(99_999, PEOPLE));
+        try (JeBackend bulk = JeBackend.open(TestSupport.config(dir, TestSupport.SERVER_INDEXES),
+                TestSupport.SCHEMA, true)) {
+            BackendException e = expectThrows(BackendException.class, () -> bulk.importEntries(entries.iterator()));
+            assertEquals(e.getMessage(), "Import stopped after " + (JeBackend.IMPORT_BATCH + 12)
+                    + " entries (those were kept): The entry uid=user.3,ou=People,dc=example,dc=com already exists");
+        }
+        assertEquals(StoreCheck.check(dir), JeBackend.IMPORT_BATCH + 12);
+    }
+
+    @Test
     public void aBulkLoadKilledBeforeItsCloseIsRefusedUntilAClearedImportFinishes() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
