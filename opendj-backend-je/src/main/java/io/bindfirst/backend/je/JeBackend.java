@@ -288,6 +288,7 @@ final class JeBackend implements Backend {
             }
             if (runs != null) {
                 writeRuns(runs);
+                storage.writeOutBulkLoad(); // done means on disk, not waiting for the close
             }
         } catch (BackendException e) {
             writeRunsAfter(runs, e);
@@ -312,8 +313,9 @@ final class JeBackend implements Backend {
     }
 
     /**
-     * Writes the runs held when an import stops on {@code failure}: the entries stored so far stay, so their
-     * index records must go in too. Not after a failed write (the load is damaged: it will not be opened).
+     * Writes the runs held when an import stops on {@code failure}, and writes the load out: the entries stored so
+     * far stay, so their index records must go in too. Not after a failed write (the load is damaged: it will not
+     * be opened).
      */
     private void writeRunsAfter(SortedIndexRuns runs, Throwable failure) {
         if (runs == null || storage.damaged()) {
@@ -321,6 +323,7 @@ final class JeBackend implements Backend {
         }
         try {
             writeRuns(runs);
+            storage.writeOutBulkLoad();
         } catch (BackendException | RuntimeException e) {
             failure.addSuppressed(e); // the write failed: storage.damaged() now holds, so the marker stays
         }

@@ -73,6 +73,8 @@ final class JeStorage implements AutoCloseable {
     private final boolean bulk;
     /** A bulk load's write failed part way: what is stored may be half an entry, so the marker stays. */
     private volatile boolean damaged;
+    /** The marker is on disk: from before a bulk load's first write until everything it wrote is. */
+    private volatile boolean marked;
     private volatile boolean open = true;
 
     JeStorage(String backendId, Path directory, long cacheBytes) throws BackendException {
@@ -116,7 +118,7 @@ final class JeStorage implements AutoCloseable {
         // Only now, holding the environment's lock: a process that lost the race for it has said "busy" above.
         try {
             if (bulk) {
-                markUnfinished(directory);
+                markUnfinished();
             } else if (Files.exists(marker)) {
                 throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + ": an import into "
                         + directory + " (import-ldif --clearBackend) stopped before it finished, so its data are "
@@ -129,12 +131,14 @@ final class JeStorage implements AutoCloseable {
     }
 
     /** Writes the marker and makes it durable before the load changes anything. */
-    private void markUnfinished(Path directory) throws BackendException {
+    private void markUnfinished() throws BackendException {
+        Path directory = marker.getParent();
         try {
             Files.write(marker, ("A bulk load into this environment has not finished; the server will not open it "
                     + "until import-ldif --clearBackend runs to the end.\n").getBytes(StandardCharsets.UTF_8));
             force(marker);
             force(directory);
+            marked = true;
         } catch (IOException e) {
             throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + " cannot write " + marker
                     + ": " + e.getMessage(), e);
@@ -220,6 +224,9 @@ final class JeStorage implements AutoCloseable {
      */
     private <T> T bulkWrite(TxnWork<T> work) throws BackendException {
         ensureOpen();
+        if (!marked) {
+            markUnfinished(); // more writes after a write-out: unfinished again
+        }
         try {
             return work.run(null);
         } catch (DatabaseException | IllegalStateException | IllegalArgumentException e) {
@@ -326,8 +333,8 @@ final class JeStorage implements AutoCloseable {
     }
 
     /**
-     * Closes every database opened here, then the environment (which checkpoints). Idempotent. After a bulk
-     * load, each database is first written out and synced; the marker goes only once all of that succeeded.
+     * Closes every database opened here, then the environment (which checkpoints). Idempotent. A bulk load not
+     * yet written out is written out first; the marker goes only once all of it is on disk.
      */
     @Override
     public synchronized void close() {
@@ -335,19 +342,26 @@ final class JeStorage implements AutoCloseable {
             return;
         }
         open = false;
-        boolean written = bulk && !damaged && writeOut();
+        if (bulk && !damaged && marked) {
+            writeOut();
+        }
         closeQuietly();
-        if (written) {
-            try {
-                Files.delete(marker);
-                force(marker.getParent());
-            } catch (IOException e) {
-                LOG.warn("Backend {}: the load is complete but {} could not be removed: {}", backendId, marker,
-                        e.toString());
-            }
-        } else if (bulk) {
+        if (marked) {
             LOG.warn("Backend {}: the import did not finish writing; the backend stays closed to the server until "
                     + "import-ldif --clearBackend runs again", backendId);
+        }
+    }
+
+    /**
+     * Writes out a bulk load's databases and syncs the log, so that what it stored survives a crash and the
+     * import can say it is done before its backend closes (which then has nothing left to write but the marker's
+     * removal). A failure leaves the load damaged: the marker stays. Its next write puts the marker back.
+     */
+    synchronized void writeOutBulkLoad() throws BackendException {
+        ensureOpen();
+        if (bulk && !writeOut()) {
+            throw new BackendException(ResultCode.OTHER, "Backend " + backendId + " cannot write out the imported "
+                    + "data: it will not open until an import with --clearBackend runs to the end");
         }
     }
 
@@ -358,11 +372,20 @@ final class JeStorage implements AutoCloseable {
                 db.sync();
             }
             env.sync();
-            return true;
         } catch (DatabaseException | IllegalStateException e) {
+            damaged = true;
             LOG.error("Backend {}: cannot write out the imported data", backendId, e);
             return false;
         }
+        try {
+            Files.deleteIfExists(marker);
+            force(marker.getParent());
+            marked = false;
+        } catch (IOException e) {
+            LOG.warn("Backend {}: the load is written out but {} could not be removed: {}", backendId, marker,
+                    e.toString());
+        }
+        return true;
     }
 
     private void closeQuietly() {

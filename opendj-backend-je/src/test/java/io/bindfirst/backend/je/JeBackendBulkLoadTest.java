@@ -107,14 +107,18 @@ public class JeBackendBulkLoadTest {
                 TestSupport.SCHEMA, true)) {
             assertEquals(bulk.importEntries(items.iterator(), (item, reason) -> refused.add(item.label())),
                     count + 2);
+            assertFalse(Files.exists(dir.resolve(JeStorage.LOAD_MARKER)),
+                    "written out once the import returns: a crash from here on loses nothing");
+            bulk.addEntry(person(count + 1, PEOPLE));
+            assertTrue(Files.exists(dir.resolve(JeStorage.LOAD_MARKER)), "unfinished again until the close");
         }
         assertEquals(refused, List.of("duplicate", "orphan"));
         assertFalse(Files.exists(dir.resolve(JeStorage.LOAD_MARKER)), "the marker goes once all is written");
         // Every index holds exactly the records its entries call for: none missing, none left over.
-        assertEquals(StoreCheck.check(dir), count + 2);
+        assertEquals(StoreCheck.check(dir), count + 3);
 
         try (JeBackend backend = TestSupport.open(dir)) {
-            assertEquals(backend.entryCount(), count + 2);
+            assertEquals(backend.entryCount(), count + 3);
             assertFalse(backend.entryExists(dn("uid=user.900000," + PEOPLE)), "cleared first");
             String last = "uid=user." + (count - 1) + "," + PEOPLE;
             assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(uid=user." + (count - 1) + ")"),
@@ -126,13 +130,15 @@ public class JeBackendBulkLoadTest {
             assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(&(sn=number0)(givenName=user))"),
                     norms("uid=user.0," + PEOPLE));
             assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(objectClass=inetOrgPerson)").size(),
-                    count);
+                    count + 1);
+            assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(uid=user." + (count + 1) + ")"),
+                    norms("uid=user." + (count + 1) + "," + PEOPLE), "the add after the write-out");
             // the databases are transactional again: ordinary writes go on
             backend.addEntry(person(count, PEOPLE));
             assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(uid=user." + count + ")"),
                     norms("uid=user." + count + "," + PEOPLE));
         }
-        assertEquals(StoreCheck.check(dir), count + 3);
+        assertEquals(StoreCheck.check(dir), count + 4);
     }
 
     @Test
