@@ -101,7 +101,7 @@ final class JeBackend implements Backend {
      * @param cleared whether to remove every database first (import-ldif --clearBackend): done once the
      *        environment is open, so under its lock, and no other process can be using the data removed. A
      *        cleared backend is opened for a bulk load by one thread (see {@link JeStorage}): no transactions
-     *        or locks, its data written out when it closes, and refused by ordinary opens until then
+     *        or locks, its data written out when the import ends, and refused by ordinary opens until then
      */
     static JeBackend open(BackendConfig config, Schema schema, boolean cleared) throws BackendException {
         JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared);
@@ -203,7 +203,7 @@ final class JeBackend implements Backend {
      * Imports in transactions of {@link #IMPORT_BATCH} entries, each committed durably before the next
      * starts. On an error, the batches already committed stay and the failing batch is rolled back. In a bulk
      * load (a backend opened cleared) nothing is rolled back: every entry stored before the error stays, with
-     * its index records, and all of it is written out when the backend closes.
+     * its index records, and all of it is written out before the error is thrown.
      */
     @Override
     public long importEntries(Iterator<Entry> source) throws BackendException {

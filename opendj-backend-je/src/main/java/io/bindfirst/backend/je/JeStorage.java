@@ -38,11 +38,12 @@ import io.bindfirst.server.backend.BackupManifest;
  * {@link BackendException} that carries the JE exception only as its cause.
  *
  * <p>Opened for a bulk load ({@code import-ldif --clearBackend}), the environment has no transactions and no
- * locks, and its databases are deferred-write: they reach the disk at {@link #close()}, not record by record.
- * That is safe only because the loading process owns the environment (its lock file keeps every other process
- * out) and stores from one thread. Until that close has written everything, a marker file in the directory says
- * the load is unfinished, and an ordinary open refuses the environment: a load cut short by a crash or a kill is
- * never served half-done, and the next {@code --clearBackend} import starts it again.
+ * locks, and its databases are deferred-write: they reach the disk when the import ends
+ * ({@link #writeOutBulkLoad()}) or at {@link #close()}, not record by record. That is safe only because the loading
+ * process owns the environment (its lock file keeps every other process out) and stores from one thread. Until
+ * everything is written, a marker file in the directory says the load is unfinished, and an ordinary open refuses
+ * the environment: a load cut short by a crash or a kill is never served half-done, and the next
+ * {@code --clearBackend} import starts it again.
  */
 final class JeStorage implements AutoCloseable {
     /** Work done inside one transaction; run again from the start if it hits a lock conflict. */
@@ -354,12 +355,12 @@ final class JeStorage implements AutoCloseable {
 
     /**
      * Writes out a bulk load's databases and syncs the log, so that what it stored survives a crash and the
-     * import can say it is done before its backend closes (which then has nothing left to write but the marker's
-     * removal). A failure leaves the load damaged: the marker stays. Its next write puts the marker back.
+     * import can say it is done before its backend closes (which then has nothing left to write); the marker goes.
+     * A failure, or a load damaged before, leaves the marker. A later write puts it back.
      */
     synchronized void writeOutBulkLoad() throws BackendException {
         ensureOpen();
-        if (bulk && !writeOut()) {
+        if (bulk && (damaged || !writeOut())) {
             throw new BackendException(ResultCode.OTHER, "Backend " + backendId + " cannot write out the imported "
                     + "data: it will not open until an import with --clearBackend runs to the end");
         }
