@@ -14,8 +14,8 @@ import io.bindfirst.server.backend.ImportItem;
 /**
  * One import: LDIF records read and checked ({@link CheckedRecords}, {@link ImportChecks}), handed to the backend's
  * batched import ({@link Backend#importEntries(Iterator, io.bindfirst.server.backend.ImportRejects)}: large
- * transactions, the indexes maintained as the server's own writes maintain them), every refusal, the
- * parser's, the checks' and the backend's, sent to {@link Rejections} with its line.
+ * transactions, or a bulk load when the backend was opened cleared), every refusal, the parser's, the checks'
+ * and the backend's, sent to {@link Rejections} with its line.
  */
 final class LdifImport {
     /** What an import did. */

@@ -7,10 +7,12 @@ import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
@@ -208,6 +210,81 @@ public class ImportLdifTest {
                 "--clearBackend", "--configFile=FILE", "Exit codes:", "  2   the command line is wrong")) {
             assertTrue(help.out().contains(s), s + " in " + help.said());
         }
+    }
+
+    @Test
+    public void aClearedImportIsSearchableByEachIndex() throws Exception {
+        List<String> lines = people("alice", "bob", "carol");
+        lines.addAll(List.of("dn: uid=orphan,ou=Missing,dc=example,dc=com", "objectClass: top",
+                "objectClass: person", "cn: Orphan", "sn: Orphan", ""));
+        Path rejects = instance.file("rejects.ldif");
+        ToolRun run = ToolRun.importLdif(instance.args("-l", ldif(lines).toString(), "--clearBackend",
+                "-R", rejects.toString()));
+        assertEquals(run.exitCode(), 1, run.said());
+        assertTrue(run.out().contains("Imported 5 entries into backend userRoot and rejected 1"), run.said());
+        assertTrue(Files.readString(rejects).contains("dn: uid=orphan,ou=Missing,dc=example,dc=com"));
+
+        try (OfflineBackend b = open()) {
+            for (String filter : List.of("(uid=bob)", "(mail=BOB@example.com)", "(cn=Bob)", "(sn=bob)")) {
+                assertFalse(b.backend().isUnindexed(Filter.valueOf(filter)), filter);
+                assertEquals(found(b.backend(), filter), List.of(DN.valueOf("uid=bob,ou=People,dc=example,dc=com")),
+                        filter);
+            }
+            assertEquals(found(b.backend(), "(objectClass=inetOrgPerson)").size(), 3);
+        }
+    }
+
+    @Test
+    public void anImportKilledBeforeItEndedIsRefusedUntilAClearedImportRunsAgain() throws Exception {
+        List<String> lines = people();
+        for (int i = 0; i < 2_000; i++) {
+            lines.addAll(person("user." + i, PRE_HASHED));
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                ImportLdif.class.getName()));
+        command.addAll(List.of(instance.args("-l", "/dev/stdin", "--clearBackend")));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(instance.file("child.out").toFile()).start();
+        Path marker = instance.root().resolve("db/userRoot/bulk-load-unfinished");
+        try {
+            // The LDIF goes in, but its end never comes: the import stores what it got and waits for more.
+            child.getOutputStream().write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+            child.getOutputStream().flush();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.exists(marker) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(Files.exists(marker), "the import did not start; see " + instance.file("child.out"));
+            Thread.sleep(1_000);
+            child.destroyForcibly(); // SIGKILL: the import never writes out what it loaded
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        } finally {
+            child.destroyForcibly();
+        }
+
+        ToolRun export = ToolRun.exportLdif(instance.args("-l", instance.file("out.ldif").toString()));
+        assertEquals(export.exitCode(), 1, export.said());
+        assertTrue(export.err().contains("stopped before it finished, so its data are incomplete; run that import "
+                + "again"), export.said());
+        ToolRun appended = ToolRun.importLdif(instance.args("-l", ldif(people("alice")).toString()));
+        assertEquals(appended.exitCode(), 1, "only a cleared import may start again: " + appended.said());
+
+        ToolRun again = ToolRun.importLdif(instance.args("-l", ldif(people("alice")).toString(), "--clearBackend"));
+        assertEquals(again.exitCode(), 0, again.said());
+        assertFalse(Files.exists(marker));
+        try (OfflineBackend b = open()) {
+            assertEquals(b.backend().entryCount(), 3);
+            assertEquals(found(b.backend(), "(uid=alice)"),
+                    List.of(DN.valueOf("uid=alice,ou=People,dc=example,dc=com")));
+        }
+    }
+
+    private static List<DN> found(Backend backend, String filter) throws Exception {
+        List<DN> found = new ArrayList<>();
+        backend.search(DN.valueOf("dc=example,dc=com"), SearchScope.WHOLE_SUBTREE, Filter.valueOf(filter),
+                e -> found.add(e.getName()));
+        return found;
     }
 
     private OfflineBackend open() throws ToolException {

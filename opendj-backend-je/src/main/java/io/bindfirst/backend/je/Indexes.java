@@ -242,6 +242,11 @@ final class Indexes {
         }
     }
 
+    /** Adds {@code id} under one key of one index, the {@code position}th of {@link #names()} (a bulk load). */
+    void insert(Transaction txn, int position, ByteString key, long id) {
+        all.get(position).insert(txn, Set.of(key), id);
+    }
+
     /** Removes {@code id} from every index, under the keys {@link #keys} gave for its entry. */
     void delete(Transaction txn, List<Set<ByteString>> keys, long id) {
         for (int i = 0; i < all.size(); i++) {

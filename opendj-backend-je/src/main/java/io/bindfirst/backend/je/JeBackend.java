@@ -100,10 +100,12 @@ final class JeBackend implements Backend {
 
     /**
      * @param cleared whether to remove every database first (import-ldif --clearBackend): done once the
-     *        environment is open, so under its lock, and no other process can be using the data removed
+     *        environment is open, so under its lock, and no other process can be using the data removed. A
+     *        cleared backend is opened for a bulk load by one thread (see {@link JeStorage}): no transactions
+     *        or locks, its data written out when the import ends, and refused by ordinary opens until then
      */
     static JeBackend open(BackendConfig config, Schema schema, boolean cleared) throws BackendException {
-        JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes());
+        JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared);
         try {
             if (cleared) {
                 for (String name : storage.databaseNames()) {
@@ -216,7 +218,9 @@ final class JeBackend implements Backend {
 
     /**
      * Imports in transactions of {@link #IMPORT_BATCH} entries, each committed durably before the next
-     * starts. On an error, the batches already committed stay and the failing batch is rolled back.
+     * starts. On an error, the batches already committed stay and the failing batch is rolled back. In a bulk
+     * load (a backend opened cleared) nothing is rolled back: every entry stored before the error stays, with
+     * its index records, and all of it is written out before the error is thrown.
      */
     @Override
     public long importEntries(Iterator<Entry> source) throws BackendException {
@@ -262,6 +266,10 @@ final class JeBackend implements Backend {
             return t;
         });
         long imported = 0;
+        // A bulk load writes index records in sorted runs (see SortedIndexRuns) rather than with each entry.
+        SortedIndexRuns runs = storage.bulk() ? new SortedIndexRuns(indexes) : null;
+        // Entries of the batch being stored that are in place: a bulk load does not roll a failed batch back.
+        long[] storing = {0};
         try {
             Future<Batch<T>> next = filler.submit(() -> fill(source, rejects));
             while (next != null) {
@@ -273,10 +281,11 @@ final class JeBackend implements Backend {
                     refused.subList(preparedRefusals, refused.size()).clear(); // from an attempt retried
                     byte[][] lastParent = {null}; // siblings usually follow each other: check their parent once
                     long count = 0;
+                    storing[0] = 0;
                     for (Prepared<T> prepared : batch.entries()) {
                         try {
-                            store(txn, prepared, lastParent);
-                            count++;
+                            store(txn, prepared, lastParent, runs);
+                            storing[0] = ++count;
                         } catch (BackendException e) {
                             if (rejects == null || !Backend.isEntryRefusal(e)) {
                                 throw e;
@@ -286,17 +295,55 @@ final class JeBackend implements Backend {
                     }
                     return count;
                 });
+                storing[0] = 0;
                 if (rejects != null) {
                     refused.forEach(r -> rejects.rejected(r.item(), r.reason()));
                 }
+                if (runs != null && runs.full()) {
+                    writeRuns(runs);
+                }
+            }
+            if (runs != null) {
+                writeRuns(runs);
+                storage.writeOutBulkLoad(); // done means on disk, not waiting for the close
             }
         } catch (BackendException e) {
-            throw new BackendException(e.resultCode(), "Import stopped after " + imported
-                    + " entries (those were kept): " + e.getMessage(), e);
+            writeRunsAfter(runs, e);
+            long kept = imported + (storage.bulk() ? storing[0] : 0);
+            throw new BackendException(e.resultCode(), "Import stopped after " + kept + (storage.damaged()
+                    ? " entries (the backend will not open until an import with --clearBackend finishes): "
+                    : " entries (those were kept): ") + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            writeRunsAfter(runs, e);
+            throw e;
         } finally {
             filler.shutdownNow();
         }
         return imported;
+    }
+
+    private void writeRuns(SortedIndexRuns runs) throws BackendException {
+        storage.write(txn -> {
+            runs.flush(txn);
+            return null;
+        });
+    }
+
+    /**
+     * Writes the runs held when an import stops on {@code failure}, and writes the load out: the entries stored so
+     * far stay, so their index records must go in too. Not after a failed write (the load is damaged: it will not
+     * be opened).
+     */
+    private void writeRunsAfter(SortedIndexRuns runs, Throwable failure) {
+        if (runs == null || storage.damaged()) {
+            return;
+        }
+        try {
+            writeRuns(runs);
+            storage.writeOutBulkLoad();
+        } catch (BackendException | RuntimeException e) {
+            failure.addSuppressed(e); // the write failed: storage.damaged() now holds, so the marker stays
+        }
     }
 
     /** Up to {@link #IMPORT_BATCH} entries from {@code source}, prepared, and those refused on the way. */
@@ -395,6 +442,12 @@ final class JeBackend implements Backend {
      * @param lastParent a one-slot cache of the last parent found in this transaction, or {@code null}
      */
     private void store(Transaction txn, Prepared<?> p, byte[][] lastParent) throws BackendException {
+        store(txn, p, lastParent, null);
+    }
+
+    /** As {@link #store(Transaction, Prepared, byte[][])}, the index records held in {@code runs} if not null. */
+    private void store(Transaction txn, Prepared<?> p, byte[][] lastParent, SortedIndexRuns runs)
+            throws BackendException {
         if (p.parentKey() != null && !(lastParent != null && Arrays.equals(lastParent[0], p.parentKey()))) {
             if (entries.id(txn, p.parentKey()) < 0) {
                 throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + p.dn()
@@ -407,6 +460,10 @@ final class JeBackend implements Backend {
         if (!entries.insert(txn, p.key(), p.id(), p.encoded())) {
             throw new BackendException(ResultCode.ENTRY_ALREADY_EXISTS, "The entry " + p.dn() + " already exists");
         }
-        indexes.insert(txn, p.indexKeys(), p.id());
+        if (runs != null) {
+            runs.add(p.indexKeys(), p.id());
+        } else {
+            indexes.insert(txn, p.indexKeys(), p.id());
+        }
     }
 }

@@ -1,8 +1,11 @@
 package io.bindfirst.backend.je;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,6 +28,7 @@ import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
 import com.sleepycat.je.util.DbBackup;
 
+import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackupManifest;
 
@@ -32,6 +36,14 @@ import io.bindfirst.server.backend.BackupManifest;
  * The JE environment of one backend and the single place where JE work is run: {@link #write} and
  * {@link #read} retry lock conflicts and deadlocks and turn every JE exception into a
  * {@link BackendException} that carries the JE exception only as its cause.
+ *
+ * <p>Opened for a bulk load ({@code import-ldif --clearBackend}), the environment has no transactions and no
+ * locks, and its databases are deferred-write: they reach the disk when the import ends
+ * ({@link #writeOutBulkLoad()}) or at {@link #close()}, not record by record. That is safe only because the loading
+ * process owns the environment (its lock file keeps every other process out) and stores from one thread. Until
+ * everything is written, a marker file in the directory says the load is unfinished, and an ordinary open refuses
+ * the environment: a load cut short by a crash or a kill is never served half-done, and the next
+ * {@code --clearBackend} import starts it again.
  */
 final class JeStorage implements AutoCloseable {
     /** Work done inside one transaction; run again from the start if it hits a lock conflict. */
@@ -47,6 +59,8 @@ final class JeStorage implements AutoCloseable {
     }
 
     static final long DEFAULT_CACHE_BYTES = 64L << 20;
+    /** Present in the directory while a bulk load has not been written out completely. */
+    static final String LOAD_MARKER = "bulk-load-unfinished";
     /** JE refuses caches below about 96 KiB; a few MiB is the least that performs at all. */
     private static final long MIN_CACHE_BYTES = 4L << 20;
     private static final int MAX_ATTEMPTS = 10;
@@ -56,23 +70,40 @@ final class JeStorage implements AutoCloseable {
     private final Environment env;
     private final TransactionConfig txnConfig = new TransactionConfig().setDurability(Durability.COMMIT_SYNC);
     private final List<Database> databases = new CopyOnWriteArrayList<>();
+    private final Path marker;
+    private final boolean bulk;
+    /** A bulk load's write failed part way: what is stored may be half an entry, so the marker stays. */
+    private volatile boolean damaged;
+    /** The marker is on disk: from before a bulk load's first write until everything it wrote is. */
+    private volatile boolean marked;
     private volatile boolean open = true;
 
     JeStorage(String backendId, Path directory, long cacheBytes) throws BackendException {
+        this(backendId, directory, cacheBytes, false);
+    }
+
+    /** @param bulk whether to open it for a bulk load by this process alone (see the class comment) */
+    JeStorage(String backendId, Path directory, long cacheBytes, boolean bulk) throws BackendException {
         this.backendId = backendId;
+        this.bulk = bulk;
+        this.marker = directory.resolve(LOAD_MARKER);
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
             throw new BackendException(ResultCode.UNAVAILABLE,
                     "Backend " + backendId + " cannot create its directory " + directory, e);
         }
-        EnvironmentConfig config = new EnvironmentConfig()
-                .setAllowCreate(true)
-                .setTransactional(true)
-                // Short waits: a conflict is retried by write()/read() rather than waited out.
-                .setLockTimeout(1, TimeUnit.SECONDS);
-        // An acknowledged write must survive kill -9: fsync the log on every commit.
-        config.setDurability(Durability.COMMIT_SYNC);
+        EnvironmentConfig config = new EnvironmentConfig().setAllowCreate(true);
+        if (bulk) {
+            config.setTransactional(false).setLocking(false);
+            // Checkpoints would write the same growing trees again and again; close() writes them once.
+            config.setConfigParam(EnvironmentConfig.ENV_RUN_CHECKPOINTER, "false");
+        } else {
+            // Short waits: a conflict is retried by write()/read() rather than waited out.
+            config.setTransactional(true).setLockTimeout(1, TimeUnit.SECONDS);
+            // An acknowledged write must survive kill -9: fsync the log on every commit.
+            config.setDurability(Durability.COMMIT_SYNC);
+        }
         config.setCacheSize(cacheBytes > 0 ? Math.max(cacheBytes, MIN_CACHE_BYTES) : DEFAULT_CACHE_BYTES);
         try {
             env = new Environment(directory.toFile(), config);
@@ -85,13 +116,61 @@ final class JeStorage implements AutoCloseable {
             throw new BackendException(ResultCode.UNAVAILABLE,
                     "Backend " + backendId + " cannot open its storage in " + directory, e);
         }
+        // Only now, holding the environment's lock: a process that lost the race for it has said "busy" above.
+        try {
+            if (bulk) {
+                markUnfinished();
+            } else if (Files.exists(marker)) {
+                throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + ": an import into "
+                        + directory + " (import-ldif --clearBackend) stopped before it finished, so its data are "
+                        + "incomplete; run that import again (or restore a backup)");
+            }
+        } catch (BackendException e) {
+            closeQuietly();
+            throw e;
+        }
     }
 
-    /** Opens (creating if missing) a transactional database, closed again by {@link #close()}. */
+    /** Writes the marker and makes it durable before the load changes anything. */
+    private void markUnfinished() throws BackendException {
+        Path directory = marker.getParent();
+        try {
+            Files.write(marker, ("A bulk load into this environment has not finished; the server will not open it "
+                    + "until import-ldif --clearBackend runs to the end.\n").getBytes(StandardCharsets.UTF_8));
+            force(marker);
+            force(directory);
+            marked = true;
+        } catch (IOException e) {
+            throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + " cannot write " + marker
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void force(Path path) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    /** Whether this environment was opened for a bulk load. */
+    boolean bulk() {
+        return bulk;
+    }
+
+    /** Whether this environment is a bulk load whose data will not be written out: see {@link #bulkWrite}. */
+    boolean damaged() {
+        return damaged;
+    }
+
+    /**
+     * Opens (creating if missing) a database, closed again by {@link #close()}: transactional, or deferred-write
+     * in a bulk load (the property is not kept: the next ordinary open makes it transactional).
+     */
     Database openDatabase(String name, boolean sortedDuplicates) throws BackendException {
         DatabaseConfig config = new DatabaseConfig()
                 .setAllowCreate(true)
-                .setTransactional(true)
+                .setTransactional(!bulk)
+                .setDeferredWrite(bulk)
                 .setSortedDuplicates(sortedDuplicates);
         Database db = read(() -> env.openDatabase(null, name, config));
         databases.add(db);
@@ -115,6 +194,9 @@ final class JeStorage implements AutoCloseable {
      * conflict or deadlock (after aborting), a bounded number of times with a short random backoff.
      */
     <T> T write(TxnWork<T> work) throws BackendException {
+        if (bulk) {
+            return bulkWrite(work);
+        }
         for (int attempt = 1; ; attempt++) {
             ensureOpen();
             Transaction txn = null;
@@ -133,6 +215,30 @@ final class JeStorage implements AutoCloseable {
             } finally {
                 abort(txn);
             }
+        }
+    }
+
+    /**
+     * A bulk load's write: no transaction (the work gets {@code null}), nothing to retry (no locks) and nothing
+     * to roll back, so a failure part way through the work leaves the load {@link #damaged}. Work that refuses
+     * an entry must do so before it writes any of it, as the import's parent and DN checks do.
+     */
+    private <T> T bulkWrite(TxnWork<T> work) throws BackendException {
+        ensureOpen();
+        if (!marked) {
+            markUnfinished(); // more writes after a write-out: unfinished again
+        }
+        try {
+            return work.run(null);
+        } catch (DatabaseException | IllegalStateException | IllegalArgumentException e) {
+            damaged = true;
+            throw storageError(e);
+        } catch (BackendException e) {
+            damaged |= !Backend.isEntryRefusal(e); // a refusal comes before the entry's first write
+            throw e;
+        } catch (RuntimeException | Error e) {
+            damaged = true;
+            throw e;
         }
     }
 
@@ -227,13 +333,63 @@ final class JeStorage implements AutoCloseable {
         return BackupManifest.write(dir, backendId, Arrays.asList(files));
     }
 
-    /** Closes every database opened here, then the environment (which checkpoints). Idempotent. */
+    /**
+     * Closes every database opened here, then the environment (which checkpoints). Idempotent. A bulk load not
+     * yet written out is written out first; the marker goes only once all of it is on disk.
+     */
     @Override
     public synchronized void close() {
         if (!open) {
             return;
         }
         open = false;
+        if (bulk && !damaged && marked) {
+            writeOut();
+        }
+        closeQuietly();
+        if (marked) {
+            LOG.warn("Backend {}: the import did not finish writing; the backend stays closed to the server until "
+                    + "import-ldif --clearBackend runs again", backendId);
+        }
+    }
+
+    /**
+     * Writes out a bulk load's databases and syncs the log, so that what it stored survives a crash and the
+     * import can say it is done before its backend closes (which then has nothing left to write); the marker goes.
+     * A failure, or a load damaged before, leaves the marker. A later write puts it back.
+     */
+    synchronized void writeOutBulkLoad() throws BackendException {
+        ensureOpen();
+        if (bulk && (damaged || !writeOut())) {
+            throw new BackendException(ResultCode.OTHER, "Backend " + backendId + " cannot write out the imported "
+                    + "data: it will not open until an import with --clearBackend runs to the end");
+        }
+    }
+
+    /** Syncs every deferred-write database and the log; whether all of it went to disk. */
+    private boolean writeOut() {
+        try {
+            for (Database db : databases) {
+                db.sync();
+            }
+            env.sync();
+        } catch (DatabaseException | IllegalStateException e) {
+            damaged = true;
+            LOG.error("Backend {}: cannot write out the imported data", backendId, e);
+            return false;
+        }
+        try {
+            Files.deleteIfExists(marker);
+            force(marker.getParent());
+            marked = false;
+        } catch (IOException e) {
+            LOG.warn("Backend {}: the load is written out but {} could not be removed: {}", backendId, marker,
+                    e.toString());
+        }
+        return true;
+    }
+
+    private void closeQuietly() {
         for (Database db : databases) {
             try {
                 db.close();
