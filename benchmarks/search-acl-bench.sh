@@ -100,13 +100,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
     start_server "$on"
     out=$(mktemp)
     ( sleep 10; cpu_ticks >"$out.start" ) &
+    sampler=$!
     timeout --kill-after=10 $((SECS + 40)) "${JAVA:-java}" -cp "$PEERS_DIR/dl/$JAR_NAME" \
         com.unboundid.ldap.sdk.examples.SearchRate --hostname 127.0.0.1 --port "$PORT" \
         --bindDN "uid=app,ou=Services,dc=example,dc=com" --bindPassword password \
         --baseDN "ou=People,dc=example,dc=com" --scope sub --filter "(uid=user.[0-$((USERS - 1))])" \
         --numThreads "$THREADS" --intervalDuration 5 --warmUpIntervals 2 --numIntervals $((SECS / 5)) \
         --timestampFormat none >"$out" 2>&1 || { cat "$out" >&2; stop_server; die 1 "the load failed"; }
-    wait
+    wait "$sampler"   # not a bare wait: the server runs in the background too
     end=$(cpu_ticks); start=$(cat "$out.start")
     line=$(awk '/[Ww]arm-up completed/ { m = 1; next } m && NF == 6 && $1 ~ /^[0-9.]+$/ { s = $5 } END { print s }' "$out")
     [[ -n "$line" ]] || { cat "$out" >&2; die 1 "no figures from SearchRate"; }
