@@ -11,7 +11,8 @@ import org.forgerock.opendj.ldap.schema.AttributeType;
 import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
- * The access rules until full access control comes: root users may do anything (backups included).
+ * The fixed access rules, when access control is off ({@code ds-cfg-enabled: false} on
+ * {@code cn=Access Control Handler}): root users may do anything (backups included).
  * Everyone else (anonymous too) may read every entry but the configuration and the monitor entries, and every
  * attribute but passwords; a user may change their own password (by modify or Password Modify) and nothing else.
  *
