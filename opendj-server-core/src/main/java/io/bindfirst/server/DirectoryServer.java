@@ -302,6 +302,7 @@ public final class DirectoryServer implements AutoCloseable {
         AciPolicy policy = new AciPolicy(schema, passwords,
                 new BackendDirectory(backends, groups::isMember, Clock.systemUTC()), configSuffix,
                 MonitorBackend.BASE_DN, VirtualEntries.SCHEMA_DN);
+        policy.setUnindexedSearchNeedsPrivilege(settings.unindexedSearchNeedsPrivilege());
         try {
             policy.setGlobal(settings.globalAcis());
         } catch (AciParser.AciSyntaxException e) {

@@ -246,6 +246,36 @@ public class AccessControlTest {
     }
 
     @Test
+    public void unindexedSearchesCanRequireThePrivilege() throws Exception {
+        org.forgerock.opendj.ldap.Entry handler = new org.forgerock.opendj.ldap.LinkedHashMapEntry(
+                "cn=Access Control Handler,cn=config");
+        handler.addAttribute("ds-cfg-enabled", "true");
+        handler.addAttribute("ds-cfg-unindexed-search-requires-privilege", "true");
+        handler.addAttribute("ds-cfg-global-aci", "(targetattr!=\"userPassword\")(version 3.0; acl \"read\"; "
+                + "allow (read,search,compare) userdn=\"ldap:///anyone\";)");
+        try (TestServer strict = TestServer.start(20, c -> c.withConfigEntry(handler));
+             LDAPConnection rootUser = strict.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+             LDAPConnection user = strict.bindAs(TestServer.user(3), TestServer.USER_PASSWORD)) {
+            String unindexed = "(description=*)";
+            LDAPException refused = expectThrows(LDAPException.class,
+                    () -> user.search(TestServer.PEOPLE, SearchScope.SUB, unindexed));
+            assertEquals(refused.getResultCode(), ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
+            assertTrue(refused.getDiagnosticMessage().contains("unindexed-search privilege"),
+                    refused.getDiagnosticMessage());
+            assertEquals(user.search(TestServer.PEOPLE, SearchScope.SUB, "(uid=user.4)").getEntryCount(), 1,
+                    "an indexed search needs no privilege");
+            assertEquals(rootUser.search(TestServer.PEOPLE, SearchScope.SUB, unindexed).getResultCode(),
+                    ResultCode.SUCCESS, "root users hold every privilege");
+            rootUser.modify(TestServer.user(3), new Modification(ModificationType.ADD, "ds-privilege-name",
+                    "unindexed-search"));
+            assertEquals(user.search(TestServer.PEOPLE, SearchScope.SUB, unindexed).getResultCode(),
+                    ResultCode.SUCCESS, "the privilege granted applies to the bound connection at once");
+        }
+        LdapTools.Run shipped = anonymously("ldapsearch", "-LLL", "-b", TestServer.PEOPLE, "(description=*)", "dn");
+        assertEquals(shipped.exit(), 0, "as shipped, unindexed searches run for anyone: " + shipped.output());
+    }
+
+    @Test
     public void aNarrowGlobalAciLeavesTheServiceAccountItsReadAccess() throws Exception {
         org.forgerock.opendj.ldap.Entry handler = new org.forgerock.opendj.ldap.LinkedHashMapEntry(
                 "cn=Access Control Handler,cn=config");

@@ -71,6 +71,14 @@ public interface AccessPolicy {
     AccessDecision mayBackUp(Requester who);
 
     /**
+     * Whether {@code who} may run a search that no index narrows (it reads every entry in its scope, up to the
+     * lookthrough limit): OpenDJ's unindexed-search privilege, where the configuration requires it.
+     */
+    default AccessDecision mayRunUnindexed(Requester who) {
+        return AccessDecision.ALLOW;
+    }
+
+    /**
      * Why the access rules {@code entry} would hold are invalid (a message for the client, whose write is refused
      * with {@code invalidAttributeSyntax}), or {@code null}. Asked of every entry an add or modify would store.
      */

@@ -16,8 +16,11 @@ import org.forgerock.opendj.ldap.Entry;
  *
  * @param enabled whether ACIs decide
  * @param globalAcis the global ACIs as written (checked when the server compiles them)
+ * @param unindexedSearchNeedsPrivilege whether a search no index narrows needs the unindexed-search privilege
+ *        ({@code ds-cfg-unindexed-search-requires-privilege}; off by default: such searches run paced on the slow
+ *        lane, bounded by the lookthrough limit)
  */
-public record AccessControlConfig(boolean enabled, List<String> globalAcis) {
+public record AccessControlConfig(boolean enabled, List<String> globalAcis, boolean unindexedSearchNeedsPrivilege) {
     public static final DN ENTRY = DN.valueOf("cn=Access Control Handler,cn=config");
 
     public AccessControlConfig {
@@ -31,7 +34,7 @@ public record AccessControlConfig(boolean enabled, List<String> globalAcis) {
                 return read(e);
             }
         }
-        return new AccessControlConfig(false, List.of());
+        return new AccessControlConfig(false, List.of(), false);
     }
 
     static AccessControlConfig read(Entry e) throws ConfigException {
@@ -43,6 +46,7 @@ public record AccessControlConfig(boolean enabled, List<String> globalAcis) {
                 acis.add(v.toString());
             }
         }
-        return new AccessControlConfig(enabled, acis);
+        return new AccessControlConfig(enabled, acis,
+                ConfigLoader.bool(e, "ds-cfg-unindexed-search-requires-privilege", false));
     }
 }

@@ -162,6 +162,10 @@ public final class SearchOperation extends Operation {
             }
             if (scope != SearchScope.BASE_OBJECT && groupCandidates == null
                     && backend.isUnindexed(request.getFilter())) {
+                AccessDecision unindexed = server.accessPolicy().mayRunUnindexed(accessRequester());
+                if (!unindexed.allowed()) {
+                    return errorResult(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, unindexed.message());
+                }
                 // It walks its whole scope: the slow lane runs it, paced, off the workers.
                 return onSlowLane(() -> searchBackendToResult(backend, base, scope, walk));
             }

@@ -44,6 +44,9 @@ public final class AciPolicy implements AccessPolicy {
     private static final AccessDecision MONITOR = AccessDecision.deny("Only root users may read the monitor entries");
     private static final AccessDecision PASSWORDS =
             AccessDecision.deny("Only root users may read the root users' passwords");
+    private static final AccessDecision UNINDEXED = AccessDecision.deny("This search's filter uses no index, and an "
+            + "unindexed search needs the unindexed-search privilege: use an indexed attribute (or ask for the "
+            + "privilege)");
     private static final AccessDecision BACKUP = AccessDecision.deny("Only root users may back up a backend");
 
     private final Schema schema;
@@ -55,6 +58,7 @@ public final class AciPolicy implements AccessPolicy {
     private final DN monitor;
     private final DN schemaEntry;
     private volatile AciSet acis = AciSet.EMPTY;
+    private volatile boolean unindexedNeedsPrivilege;
 
     /**
      * @param directory reads entries and group membership for bind rules
@@ -314,6 +318,19 @@ public final class AciPolicy implements AccessPolicy {
             return AccessDecision.deny("Acting as another user needs the proxied-auth privilege");
         }
         return decide(who, target, null, Rights.PROXY, "proxy");
+    }
+
+    /** Whether an unindexed search needs the unindexed-search privilege ({@link #mayRunUnindexed}). */
+    public void setUnindexedSearchNeedsPrivilege(boolean needed) {
+        unindexedNeedsPrivilege = needed;
+    }
+
+    @Override
+    public AccessDecision mayRunUnindexed(Requester who) {
+        if (!unindexedNeedsPrivilege || who.root() || who.auth().holds(Privileges.UNINDEXED_SEARCH)) {
+            return AccessDecision.ALLOW;
+        }
+        return UNINDEXED;
     }
 
     @Override
