@@ -62,22 +62,30 @@ public class PagedResultsTest {
 
     @Test
     public void ldapsearchPagesThroughEveryUserOnceByIndex() throws Exception {
-        assertLdapsearchSeesEveryUserOnce("(objectClass=inetOrgPerson)");
+        assertLdapsearchSeesEveryUserOnce("(objectClass=inetOrgPerson)", "");
+    }
+
+    /** The sample data's application account, as an application pages through the users its ACI lets it read. */
+    @Test
+    public void theServiceAccountPagesThroughEveryUserOnce() throws Exception {
+        assertLdapsearchSeesEveryUserOnce("(objectClass=inetOrgPerson)",
+                " -D " + TestServer.SERVICE_ACCOUNT + " -w " + TestServer.USER_PASSWORD);
     }
 
     @Test
     public void ldapsearchPagesThroughEveryUserOnceByScopeWalk() throws Exception {
         // Not indexed: the pages resume the walk of dn2id where the last one ended (and each page stays far
         // below the anonymous lookthrough limit of 5,000 that one unpaged walk of 10,000 entries would pass).
-        assertLdapsearchSeesEveryUserOnce("(uid=*)");
+        assertLdapsearchSeesEveryUserOnce("(uid=*)", "");
     }
 
-    private void assertLdapsearchSeesEveryUserOnce(String filter) throws Exception {
+    /** @param bind ldapsearch's bind options ({@code ""}: anonymous) */
+    private void assertLdapsearchSeesEveryUserOnce(String filter, String bind) throws Exception {
         LdapTools.require("ldapsearch");
         // Through a file: 10,000 DNs are more than the pipe LdapTools reads once the tool has ended.
         Path out = Files.createTempFile("paged-", ".ldif");
         try {
-            LdapTools.Run r = LdapTools.run("sh", "-c", "exec ldapsearch -x -LLL -H " + url
+            LdapTools.Run r = LdapTools.run("sh", "-c", "exec ldapsearch -x -LLL -H " + url + bind
                     + " -E pr=500/noprompt -b " + TestServer.PEOPLE + " '" + filter + "' 1.1 > " + out);
             assertEquals(r.exit(), 0, r.output());
             assertSeesEveryUserOnce(Files.readString(out));
