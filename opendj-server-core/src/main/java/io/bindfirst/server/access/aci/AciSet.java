@@ -37,6 +37,15 @@ final class AciSet {
         }
     }
 
+    private boolean holdsAtOrBelow(DN dn) {
+        for (DN d : byHolder.keySet()) {
+            if (d.isSubordinateOrEqualTo(dn)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     int size() {
         int n = global.size();
         for (List<Aci> l : byHolder.values()) {
@@ -63,6 +72,9 @@ final class AciSet {
 
     /** This set without the ACIs held at or below {@code dn} (a subtree deleted). */
     AciSet withoutSubtree(DN dn) {
+        if (!holdsAtOrBelow(dn)) {
+            return this; // the common delete: nothing to copy
+        }
         Map<DN, List<Aci>> next = new HashMap<>(byHolder);
         next.keySet().removeIf(d -> d.isSubordinateOrEqualTo(dn));
         return new AciSet(global, next);
@@ -73,6 +85,9 @@ final class AciSet {
      * new DN ({@code recompile} builds an ACI for its new holder).
      */
     AciSet withSubtreeMoved(DN from, DN to, java.util.function.BiFunction<Aci, DN, Aci> recompile) {
+        if (!holdsAtOrBelow(from)) {
+            return this; // the common rename: nothing to copy
+        }
         Map<DN, List<Aci>> next = new HashMap<>();
         for (Map.Entry<DN, List<Aci>> e : byHolder.entrySet()) {
             DN d = e.getKey();
