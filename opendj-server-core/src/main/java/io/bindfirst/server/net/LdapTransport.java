@@ -46,6 +46,7 @@ final class LdapTransport implements AutoCloseable {
                 .setMemoryManager(new HeapMemoryManager());
         this.transport = builder.build();
         transport.setSelectorRunnersCount(selectorThreads);
+        transport.setNIOChannelDistributor(new RandomSelectorDistributor(transport));
         this.gate = gate;
         useFilters();
         transport.start();
