@@ -1,7 +1,6 @@
 package io.bindfirst.tools;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,18 +85,10 @@ public final class Backup implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
+        return Tools.run(spec, (out, err) -> {
             out.println(run());
             return Tools.OK;
-        } catch (ToolException e) {
-            err.println("backup: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        });
     }
 
     private String run() throws ToolException {

@@ -53,17 +53,7 @@ public final class ExportLdif implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
-            return run(out);
-        } catch (ToolException e) {
-            err.println("export-ldif: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return Tools.run(spec, (out, err) -> run(out));
     }
 
     private int run(PrintWriter out) throws ToolException {

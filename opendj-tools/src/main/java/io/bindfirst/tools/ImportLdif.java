@@ -66,17 +66,7 @@ public final class ImportLdif implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
-            return run(out, err);
-        } catch (ToolException e) {
-            err.println("import-ldif: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return Tools.run(spec, this::run);
     }
 
     private int run(PrintWriter out, PrintWriter err) throws ToolException {

@@ -59,18 +59,10 @@ public final class Restore implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
+        return Tools.run(spec, (out, err) -> {
             run(out);
             return Tools.OK;
-        } catch (ToolException e) {
-            err.println("restore: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        });
     }
 
     private void run(PrintWriter out) throws ToolException {

@@ -149,17 +149,7 @@ public final class Setup implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
-            return run(out);
-        } catch (ToolException e) {
-            err.println("setup: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return Tools.run(spec, (out, err) -> run(out));
     }
 
     private int run(PrintWriter out) throws ToolException {

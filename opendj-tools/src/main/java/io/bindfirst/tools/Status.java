@@ -88,17 +88,7 @@ public final class Status implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try {
-            return run(out, err);
-        } catch (ToolException e) {
-            err.println("status: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return Tools.run(spec, this::run);
     }
 
     private int run(PrintWriter out, PrintWriter err) throws ToolException {

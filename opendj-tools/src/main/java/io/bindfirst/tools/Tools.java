@@ -3,6 +3,7 @@ package io.bindfirst.tools;
 import java.io.PrintWriter;
 
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What every tool's command line shares: exit codes (0 done, 1 failed or done in part, 2 a usage error)
@@ -15,6 +16,30 @@ final class Tools {
     static final int USAGE = 2;
 
     private Tools() {
+    }
+
+    /** What a tool does once its command line is parsed: its exit code, or a {@link ToolException}. */
+    interface Body {
+        int run(PrintWriter out, PrintWriter err) throws ToolException;
+    }
+
+    /**
+     * Runs a tool's body with its command line's streams: a {@link ToolException} becomes one line on the error
+     * stream, {@code name: message}, and exit code 1; both streams are flushed however the body ends.
+     */
+    static int run(CommandSpec spec, Body body) {
+        CommandLine line = spec.commandLine();
+        PrintWriter out = line.getOut();
+        PrintWriter err = line.getErr();
+        try {
+            return body.run(out, err);
+        } catch (ToolException e) {
+            err.println(line.getCommandName() + ": " + e.getMessage());
+            return FAILED;
+        } finally {
+            out.flush();
+            err.flush();
+        }
     }
 
     /** The command line of {@code command}, ready to {@code execute}. */

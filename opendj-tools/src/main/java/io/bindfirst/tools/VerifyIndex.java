@@ -45,8 +45,10 @@ public final class VerifyIndex implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        return Tools.run(spec, (out, err) -> run(out));
+    }
+
+    private int run(PrintWriter out) throws ToolException {
         try (OfflineBackend opened = OfflineBackend.open(target.config(), target.root(), target.backendId, false,
                 0)) {
             Backend backend = opened.backend();
@@ -64,12 +66,8 @@ public final class VerifyIndex implements Callable<Integer> {
                     + "export-ldif and import-ldif rebuild the backend from its entries", id, backend.entryCount(),
                     seconds));
             return PROBLEMS;
-        } catch (ToolException | BackendException e) {
-            err.println("verify-index: " + e.getMessage());
-            return Tools.FAILED;
-        } finally {
-            out.flush();
-            err.flush();
+        } catch (BackendException e) {
+            throw new ToolException(e.getMessage(), e);
         }
     }
 }
