@@ -5,11 +5,11 @@ import java.util.List;
 
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.AttributeDescription;
-import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Filter;
-import org.forgerock.opendj.ldap.FilterVisitor;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.schema.FilterAttributeNames;
 
 /**
  * The attribute types a search filter tests, so that a search can ask access control, entry by entry, whether
@@ -28,9 +28,23 @@ final class FilterAttributes {
 
     /** The attributes {@code filter} tests (a walk of the filter; depth already bounded by FilterDepth). */
     static FilterAttributes of(Filter filter, Schema schema) {
-        Collector c = new Collector(schema.asNonStrictSchema());
-        filter.accept(c, null);
-        return new FilterAttributes(List.copyOf(c.types), c.any);
+        Schema lenient = schema.asNonStrictSchema();
+        List<AttributeType> types = new ArrayList<>(4);
+        boolean any = FilterAttributeNames.anyMatch(filter, description -> {
+            if (description == null) {
+                return true; // an extensible match without an attribute, or an unknown filter type
+            }
+            try {
+                AttributeType t = AttributeDescription.valueOf(description, lenient).getAttributeType();
+                if (!types.contains(t)) {
+                    types.add(t);
+                }
+            } catch (LocalizedIllegalArgumentException e) {
+                // Not an attribute description: the component matches nothing, whatever access allows.
+            }
+            return false;
+        });
+        return new FilterAttributes(List.copyOf(types), any);
     }
 
     boolean anyAttribute() {
@@ -48,91 +62,5 @@ final class FilterAttributes {
             }
         }
         return false;
-    }
-
-    private static final class Collector implements FilterVisitor<Void, Void> {
-        private final Schema schema;
-        private final List<AttributeType> types = new ArrayList<>(4);
-        private boolean any;
-
-        Collector(Schema schema) {
-            this.schema = schema;
-        }
-
-        private Void add(String attributeDescription) {
-            try {
-                AttributeType t = AttributeDescription.valueOf(attributeDescription, schema).getAttributeType();
-                if (!types.contains(t)) {
-                    types.add(t);
-                }
-            } catch (LocalizedIllegalArgumentException e) {
-                // Not an attribute description: the component matches nothing, whatever access allows.
-            }
-            return null;
-        }
-
-        @Override
-        public Void visitAndFilter(Void p, List<Filter> subFilters) {
-            subFilters.forEach(f -> f.accept(this, null));
-            return null;
-        }
-
-        @Override
-        public Void visitOrFilter(Void p, List<Filter> subFilters) {
-            subFilters.forEach(f -> f.accept(this, null));
-            return null;
-        }
-
-        @Override
-        public Void visitNotFilter(Void p, Filter subFilter) {
-            return subFilter.accept(this, null);
-        }
-
-        @Override
-        public Void visitApproxMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitEqualityMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitGreaterOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitLessOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitPresentFilter(Void p, String attributeDescription) {
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitSubstringsFilter(Void p, String attributeDescription, ByteString initialSubstring,
-                                          List<ByteString> anySubstrings, ByteString finalSubstring) {
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitExtensibleMatchFilter(Void p, String matchingRule, String attributeDescription,
-                                               ByteString assertionValue, boolean dnAttributes) {
-            if (attributeDescription == null) {
-                any = true; // the rule is applied to every attribute of the entry
-                return null;
-            }
-            return add(attributeDescription);
-        }
-
-        @Override
-        public Void visitUnrecognizedFilter(Void p, byte filterTag, ByteString filterBytes) {
-            any = true;
-            return null;
-        }
     }
 }

@@ -16,6 +16,8 @@ import org.forgerock.opendj.ldap.FilterVisitor;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.schema.FilterAttributeNames;
+
 /**
  * The password attribute, {@code userPassword} (RFC 4519): the one place the server recognizes it, reads
  * it from entries and checks a presented password against it. Built once at start from the server schema
@@ -51,7 +53,6 @@ public final class PasswordAttribute {
     private final AttributeDescription description;
     private final PasswordSchemes schemes;
     private final VerifiedCredentials verified;
-    private final MentionsPassword mentions = new MentionsPassword();
 
     /**
      * Without a verified-credential cache: every check runs its scheme.
@@ -301,7 +302,8 @@ public final class PasswordAttribute {
      * only costs a copy of each candidate entry.
      */
     public boolean mentionedIn(Filter filter) {
-        return filter.accept(mentions, null);
+        // Without an attribute (null) a component may test every attribute, the password too.
+        return FilterAttributeNames.anyMatch(filter, d -> d == null || isPasswordDescription(d));
     }
 
     /**
@@ -398,76 +400,6 @@ public final class PasswordAttribute {
         try {
             return isPassword(AttributeDescription.valueOf(attributeDescription, lenientSchema));
         } catch (LocalizedIllegalArgumentException e) {
-            return true;
-        }
-    }
-
-    /** Walks a filter: true where a component may test the password attribute. */
-    private final class MentionsPassword implements FilterVisitor<Boolean, Void> {
-        @Override
-        public Boolean visitAndFilter(Void p, List<Filter> subFilters) {
-            return anyMentions(subFilters);
-        }
-
-        @Override
-        public Boolean visitOrFilter(Void p, List<Filter> subFilters) {
-            return anyMentions(subFilters);
-        }
-
-        @Override
-        public Boolean visitNotFilter(Void p, Filter subFilter) {
-            return subFilter.accept(this, p);
-        }
-
-        private boolean anyMentions(List<Filter> subFilters) {
-            for (Filter f : subFilters) {
-                if (f.accept(this, null)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public Boolean visitApproxMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitEqualityMatchFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitGreaterOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitLessOrEqualFilter(Void p, String attributeDescription, ByteString assertionValue) {
-            return isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitPresentFilter(Void p, String attributeDescription) {
-            return isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitSubstringsFilter(Void p, String attributeDescription, ByteString initialSubstring,
-                                             List<ByteString> anySubstrings, ByteString finalSubstring) {
-            return isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitExtensibleMatchFilter(Void p, String matchingRule, String attributeDescription,
-                                                  ByteString assertionValue, boolean dnAttributes) {
-            // Without an attribute the rule is applied to every attribute of the entry, the password too.
-            return attributeDescription == null || isPasswordDescription(attributeDescription);
-        }
-
-        @Override
-        public Boolean visitUnrecognizedFilter(Void p, byte filterTag, ByteString filterBytes) {
             return true;
         }
     }
