@@ -33,15 +33,25 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
 
     /** Escapes quotes, backslashes ({@code \"}, {@code \\}) and control characters ({@code \0a}). */
     static void appendEscaped(StringBuilder b, String s) {
+        // Runs of characters that need no escape are copied whole: almost every DN and filter is one such run,
+        // and appending character by character was about 3% of a bind's server CPU in a profile (16 connections).
+        int from = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20 || c == 0x7f) {
-                b.append('\\').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
-            } else {
-                b.append(c);
+            if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f) {
+                b.append(s, from, i).append('\\');
+                if (c == '"' || c == '\\') {
+                    b.append(c);
+                } else {
+                    b.append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
+                }
+                from = i + 1;
             }
+        }
+        if (from == 0) {
+            b.append(s);
+        } else {
+            b.append(s, from, s.length());
         }
     }
 
