@@ -3,8 +3,12 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,6 +31,7 @@ import com.unboundid.ldap.sdk.ResultCode;
 
 import io.bindfirst.server.testsupport.ConfigText;
 import io.bindfirst.server.testsupport.Poll;
+import io.bindfirst.server.work.WorkerPool;
 
 /**
  * {@code bin/stop-ds} (SIGTERM) in the middle of a write load: the server, a child JVM, is stopped while sixteen
@@ -64,7 +69,7 @@ public class StopUnderLoadTest {
                 writers.add(w);
                 w.start();
             }
-            Poll.until("writes under way", java.time.Duration.ofSeconds(60), () -> writes.size() > 500);
+            Poll.until("writes under way", Duration.ofSeconds(60), () -> writes.size() > 500);
             server.process().destroy(); // SIGTERM, as bin/stop-ds sends
             assertTrue(server.process().waitFor(60, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
             for (Thread w : writers) {
@@ -111,6 +116,32 @@ public class StopUnderLoadTest {
                 }
             }
             TestServer.deleteTree(instance);
+        }
+    }
+
+    /**
+     * A search waiting for a client that reads nothing does not hold the stop: the stop waits for what was under
+     * way (up to 10 s, for writes) but abandons searches, which change nothing.
+     */
+    @Test(timeOut = 120_000)
+    public void aSearchWaitingForAClientDoesNotHoldTheStop() throws Exception {
+        try (TestServer server = TestServer.start(2_000); Socket unread = new Socket()) {
+            WorkerPool workers = (WorkerPool) server.server().workQueue();
+            unread.setReceiveBufferSize(4096);
+            unread.connect(new InetSocketAddress("127.0.0.1", server.port()));
+            OutputStream out = unread.getOutputStream();
+            out.write(RawLdap.bind(1, TestServer.ROOT_DN, TestServer.ROOT_PASSWORD));
+            for (int id = 2; id < 12; id++) { // more than the socket buffers hold
+                out.write(RawLdap.searchAllAttributes(id, TestServer.PEOPLE, "(objectClass=person)"));
+            }
+            out.flush();
+            Poll.until("a search waiting for its client", Duration.ofSeconds(60), workers::waitingForClients,
+                    n -> n > 0);
+            long start = System.nanoTime();
+            server.server().close();
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            System.out.println("STOP-UNDER-LOAD: stopped in " + ms + " ms with a search waiting for its client");
+            assertTrue(ms < 5_000, "the stop waited " + ms + " ms for a search whose client reads nothing");
         }
     }
 

@@ -216,11 +216,16 @@ public final class ClientConnections implements AutoCloseable {
      * Refuses every operation not yet started (unavailable) from now on, and waits until no connection has one
      * outstanding, or {@code limit} has passed: the first step of a stop, after the listeners stop accepting.
      * An operation counted before the flag is waited for; one counted after sees it (both are volatile).
+     * Searches are abandoned rather than waited for: one may run long (a large result, a client that reads
+     * slowly) and changes nothing; its client learns of the stop from the notice that follows.
      *
      * @return how many operations were still outstanding at the limit
      */
     public int drain(Duration limit) {
         draining = true;
+        for (ClientConnection c : open.values()) {
+            c.abandonSearches();
+        }
         long end = System.nanoTime() + limit.toNanos();
         for (;;) {
             int outstanding = 0;
