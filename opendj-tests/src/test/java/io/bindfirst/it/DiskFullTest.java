@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.testng.SkipException;
@@ -55,6 +54,26 @@ public class DiskFullTest {
 
     @Test(timeOut = 300_000)
     public void writesAreRefusedClearlyWhileTheDiskIsFullAndResumeWhenSpaceReturns() throws Exception {
+        fillUnderLoad(LEFT_FREE);
+    }
+
+    /**
+     * The disk filled to its last byte, faster than JE checks it: a log write may fail, and JE then invalidates the
+     * environment. Every write must still be refused with {@code unavailable} and a message that says what to do
+     * (free space, restart), and after the restart nothing acknowledged is lost and nothing refused is stored.
+     */
+    @Test(timeOut = 300_000)
+    public void aDiskFilledToTheLastByteRefusesWritesAndLosesNothingAcknowledged() throws Exception {
+        fillUnderLoad(0);
+    }
+
+    /**
+     * @param leftFree what the filler leaves: with some room, JE's own limit stops the writes and writes must
+     *        resume once the filler is gone, without a restart (reads and binds go on meanwhile); with none, the
+     *        storage may have failed, and only the restart is required to bring writes back
+     */
+    private void fillUnderLoad(long leftFree) throws Exception {
+        boolean room = leftFree > 0;
         Path volume = Files.createTempDirectory("bindfirst-disk-");
         mountTmpfs(volume);
         Path instance = Files.createTempDirectory("bindfirst-diskfull-");
@@ -82,10 +101,11 @@ public class DiskFullTest {
             Poll.until("writes before the disk fills", Duration.ofSeconds(60), () -> acknowledged.size() > 50);
 
             Path filler = volume.resolve("filler");
-            fill(filler, volume);
+            fill(filler, volume, leftFree);
             Poll.until("a write refused for the full disk", Duration.ofSeconds(90), () -> !refused.isEmpty());
             Refusal seen = refused.values().iterator().next();
-            System.out.println("DISK-FULL refusal: " + seen.code() + " \"" + seen.message() + "\"");
+            System.out.println("DISK-FULL (" + (leftFree >> 20) + " MiB left) refusal: " + seen.code() + " \""
+                    + seen.message() + "\"");
 
             try (LDAPConnection c = connect(port)) {
                 // Still full: a write now is refused, and reads and binds are served.
@@ -93,15 +113,21 @@ public class DiskFullTest {
                 LDAPException e = expectThrows(() -> c.add("uid=disk.probe," + TestServer.PEOPLE,
                         new Attribute("objectClass", "top", "account"), new Attribute("uid", "disk.probe")));
                 assertEquals(e.getResultCode(), ResultCode.UNAVAILABLE, e.getMessage());
-                c.bind(TestServer.user(1), TestServer.USER_PASSWORD);
-                assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.*)", "1.1").getEntryCount(),
-                        10, "searches while the disk is full");
+                if (room) {
+                    c.bind(TestServer.user(1), TestServer.USER_PASSWORD);
+                    assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.*)", "1.1")
+                            .getEntryCount(), 10, "searches while the disk is full");
+                }
             }
 
             Files.delete(filler);
             int before = acknowledged.size();
-            Poll.until("writes accepted again once the filler is gone, without a restart", Duration.ofSeconds(90),
-                    () -> acknowledged.size() > before + 20);
+            if (room) {
+                Poll.until("writes accepted again once the filler is gone, without a restart",
+                        Duration.ofSeconds(90), () -> acknowledged.size() > before + 20);
+            } else {
+                Thread.sleep(2_000); // the writers meet the storage as it is once space is back
+            }
             stop.set(true);
             for (Thread w : writers) {
                 w.join(60_000);
@@ -113,11 +139,12 @@ public class DiskFullTest {
                 assertTrue(r.message().contains("disk") && r.message().contains("full"), r.message());
                 assertFalse(r.message().contains("Exception") || r.message().contains("\tat "), r.message());
             }
+            refused.values().stream().map(Refusal::message).distinct()
+                    .forEach(m -> System.out.println("DISK-FULL (" + (leftFree >> 20) + " MiB left) said: " + m));
             assertTrue(failures.isEmpty(), "writes neither acknowledged nor refused as unavailable: " + failures);
 
             // Nothing acknowledged is lost and nothing refused was stored: a clean stop, a restart, a count.
-            server.process().destroy();
-            assertTrue(server.process().waitFor(60, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
+            assertTrue(server.stop(), "the server did not stop on SIGTERM");
             server = KillDurabilityTest.startChild(instance);
             int missing = 0;
             int stored = 0;
@@ -130,20 +157,22 @@ public class DiskFullTest {
                     stored += c.getEntry(dn, "1.1") != null ? 1 : 0;
                 }
             }
-            System.out.printf("DISK-FULL: %d adds acknowledged (%d missing after a restart), %d refused (%d stored)%n",
-                    acknowledged.size(), missing, refused.size(), stored);
+            System.out.printf("DISK-FULL (%d MiB left): %d adds acknowledged (%d missing after a restart), %d refused "
+                    + "(%d stored)%n", leftFree >> 20, acknowledged.size(), missing, refused.size(), stored);
             assertEquals(missing, 0, "acknowledged adds lost");
             assertEquals(stored, 0, "refused adds stored");
+            try (LDAPConnection c = connect(server.port())) {
+                c.bind(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+                c.add("uid=disk.after," + TestServer.PEOPLE, new Attribute("objectClass", "top", "account"),
+                        new Attribute("uid", "disk.after"));
+            }
         } finally {
             stop.set(true);
             for (Thread w : writers) {
                 w.join(10_000);
             }
             if (server != null) {
-                server.process().destroy();
-                if (!server.process().waitFor(60, TimeUnit.SECONDS)) {
-                    server.process().destroyForcibly();
-                }
+                server.stop();
             }
             TestServer.deleteTree(instance);
             run("umount", volume.toString());
@@ -187,16 +216,26 @@ public class DiskFullTest {
     }
 
     /**
-     * Takes the volume's space until less than {@link #LEFT_FREE} is left: the disk as full as an administrator
-     * finds it, with a little room, so that JE's own check (which runs every few writes, not before each) is what
-     * stops the writes rather than a failed log write.
+     * Takes the volume's space until less than {@code leftFree} is left. With a little room, JE's own check (which
+     * runs every few writes, not before each) is what stops the writes rather than a failed log write; with none,
+     * the filler writes until the volume refuses it.
      */
-    private static void fill(Path filler, Path volume) throws IOException {
-        byte[] chunk = new byte[1 << 20];
+    private static void fill(Path filler, Path volume, long leftFree) throws IOException {
+        byte[] chunk = new byte[leftFree > 0 ? 1 << 20 : 4096];
         try (OutputStream out = Files.newOutputStream(filler)) {
-            while (Files.getFileStore(volume).getUsableSpace() > LEFT_FREE + chunk.length) {
+            while (Files.getFileStore(volume).getUsableSpace() > leftFree + chunk.length) {
                 out.write(chunk);
                 out.flush();
+            }
+            if (leftFree == 0) {
+                for (;;) {
+                    out.write(chunk, 0, 512); // until "No space left on device"
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            if (leftFree > 0 || Files.getFileStore(volume).getUsableSpace() > 0) {
+                throw e;
             }
         }
     }

@@ -70,8 +70,7 @@ public class StopUnderLoadTest {
                 w.start();
             }
             Poll.until("writes under way", Duration.ofSeconds(60), () -> writes.size() > 500);
-            server.process().destroy(); // SIGTERM, as bin/stop-ds sends
-            assertTrue(server.process().waitFor(60, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
+            assertTrue(server.stop(), "the server did not stop on SIGTERM"); // SIGTERM, as bin/stop-ds sends
             for (Thread w : writers) {
                 w.join(30_000);
             }
@@ -110,10 +109,7 @@ public class StopUnderLoadTest {
                 w.join(10_000);
             }
             if (server != null) {
-                server.process().destroy();
-                if (!server.process().waitFor(60, TimeUnit.SECONDS)) {
-                    server.process().destroyForcibly();
-                }
+                server.stop();
             }
             TestServer.deleteTree(instance);
         }
