@@ -36,6 +36,15 @@ public class KillDurabilityTest {
     private static final Pattern LISTENING = Pattern.compile("listening on ldap://127\\.0\\.0\\.1:(\\d+)");
 
     record Child(Process process, int port) {
+        /** SIGTERM, as bin/stop-ds sends; SIGKILL if it has not stopped within a minute. */
+        boolean stop() throws InterruptedException {
+            process.destroy();
+            if (process.waitFor(60, TimeUnit.SECONDS)) {
+                return true;
+            }
+            process.destroyForcibly();
+            return false;
+        }
     }
 
     static Child startChild(Path instance) throws Exception {

@@ -105,7 +105,8 @@ final class JeBackend implements Backend {
      *        or locks, its data written out when the import ends, and refused by ordinary opens until then
      */
     static JeBackend open(BackendConfig config, Schema schema, boolean cleared) throws BackendException {
-        JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared);
+        JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared,
+                config.freeDiskBytes());
         try {
             if (cleared) {
                 for (String name : storage.databaseNames()) {

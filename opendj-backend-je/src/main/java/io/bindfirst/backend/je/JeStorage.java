@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.forgerock.opendj.ldap.ResultCode;
 import org.slf4j.Logger;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import com.sleepycat.je.Database;
 import com.sleepycat.je.DatabaseConfig;
 import com.sleepycat.je.DatabaseException;
+import com.sleepycat.je.DiskLimitException;
 import com.sleepycat.je.Durability;
 import com.sleepycat.je.Environment;
 import com.sleepycat.je.EnvironmentConfig;
@@ -29,6 +31,7 @@ import com.sleepycat.je.TransactionConfig;
 import com.sleepycat.je.util.DbBackup;
 
 import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackupManifest;
 
@@ -44,6 +47,12 @@ import io.bindfirst.server.backend.BackupManifest;
  * everything is written, a marker file in the directory says the load is unfinished, and an ordinary open refuses
  * the environment: a load cut short by a crash or a kill is never served half-done, and the next
  * {@code --clearBackend} import starts it again.
+ *
+ * <p>A full disk: JE keeps {@code freeDiskBytes} free on the volume ({@link EnvironmentConfig#FREE_DISK}) by refusing
+ * writes below it ({@link DiskLimitException}, before anything is written), which clears by itself once space is
+ * freed; such a write is refused with {@code unavailable} and the environment stays valid, reads go on. If the disk
+ * fills anyway (space taken faster than JE checks it), a log write fails and JE invalidates the environment: then
+ * every operation is refused, saying the server must be restarted.
  */
 final class JeStorage implements AutoCloseable {
     /** Work done inside one transaction; run again from the start if it hits a lock conflict. */
@@ -77,15 +86,25 @@ final class JeStorage implements AutoCloseable {
     /** The marker is on disk: from before a bulk load's first write until everything it wrote is. */
     private volatile boolean marked;
     private volatile boolean open = true;
+    /** Writes are being refused for lack of disk space: logged once when it starts and once when it ends. */
+    private final AtomicBoolean diskFull = new AtomicBoolean();
+    /** The environment was invalidated: its cause is logged (with JE's trace) once. */
+    private final AtomicBoolean failureLogged = new AtomicBoolean();
+    private final long freeDiskBytes;
 
     JeStorage(String backendId, Path directory, long cacheBytes) throws BackendException {
-        this(backendId, directory, cacheBytes, false);
+        this(backendId, directory, cacheBytes, false, BackendConfig.DEFAULT_FREE_DISK_BYTES);
     }
 
-    /** @param bulk whether to open it for a bulk load by this process alone (see the class comment) */
-    JeStorage(String backendId, Path directory, long cacheBytes, boolean bulk) throws BackendException {
+    /**
+     * @param bulk whether to open it for a bulk load by this process alone (see the class comment)
+     * @param freeDiskBytes the free space to keep on the disk: writes are refused below it
+     */
+    JeStorage(String backendId, Path directory, long cacheBytes, boolean bulk, long freeDiskBytes)
+            throws BackendException {
         this.backendId = backendId;
         this.bulk = bulk;
+        this.freeDiskBytes = freeDiskBytes;
         this.marker = directory.resolve(LOAD_MARKER);
         try {
             Files.createDirectories(directory);
@@ -104,6 +123,7 @@ final class JeStorage implements AutoCloseable {
             // An acknowledged write must survive kill -9: fsync the log on every commit.
             config.setDurability(Durability.COMMIT_SYNC);
         }
+        config.setConfigParam(EnvironmentConfig.FREE_DISK, Long.toString(freeDiskBytes));
         config.setCacheSize(cacheBytes > 0 ? Math.max(cacheBytes, MIN_CACHE_BYTES) : DEFAULT_CACHE_BYTES);
         try {
             env = new Environment(directory.toFile(), config);
@@ -205,6 +225,9 @@ final class JeStorage implements AutoCloseable {
                 T result = work.run(txn);
                 txn.commit();
                 txn = null;
+                if (diskFull.compareAndSet(true, false)) {
+                    LOG.warn("Backend {}: there is disk space again, writes are accepted", backendId);
+                }
                 return result;
             } catch (LockConflictException e) {
                 abort(txn); // release our locks before sleeping, so the other party can finish
@@ -260,6 +283,9 @@ final class JeStorage implements AutoCloseable {
         if (!open) {
             throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + " is closed");
         }
+        if (!env.isValid()) {
+            throw failed(null);
+        }
     }
 
     private void backoff(int attempt, LockConflictException e) throws BackendException {
@@ -279,8 +305,34 @@ final class JeStorage implements AutoCloseable {
         if (!open) {
             return new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + " is closed", e);
         }
+        if (e instanceof DiskLimitException) {
+            if (diskFull.compareAndSet(false, true)) {
+                LOG.warn("Backend {}: writes are refused until more than {} MB is free on the disk holding {} "
+                        + "(ds-cfg-disk-full-threshold-mb); reads go on, and writes resume without a restart "
+                        + "once space is freed. JE says: {}", backendId, freeDiskBytes >> 20, env.getHome(),
+                        e.getMessage());
+            }
+            return new BackendException(ResultCode.UNAVAILABLE, "The disk holding backend " + backendId
+                    + " is full: writes are refused until an administrator frees space on it; reads go on", e);
+        }
+        if (!env.isValid()) {
+            return failed(e);
+        }
         LOG.error("Storage error in backend {}", backendId, e);
         return new BackendException(ResultCode.OTHER, "Storage error in backend " + backendId, e);
+    }
+
+    /**
+     * JE invalidated the environment (a log write failed, often for a full disk): nothing more can be read or
+     * written through it, and only a new one (a restart) recovers what was committed.
+     */
+    private BackendException failed(RuntimeException e) {
+        if (failureLogged.compareAndSet(false, true)) {
+            LOG.error("Backend {}: its storage in {} failed and refuses every operation; free disk space if the "
+                    + "disk is full, then restart the server", backendId, env.getHome(), e);
+        }
+        return new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + " failed to write to its disk "
+                + "(is it full?) and refuses every operation until the server is restarted", e);
     }
 
     private void abort(Transaction txn) {

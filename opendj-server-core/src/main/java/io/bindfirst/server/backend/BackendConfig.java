@@ -24,16 +24,27 @@ import org.forgerock.opendj.ldap.DN;
  *        re-binds (kept true by its writes); 0 for none
  * @param otherIndexes attribute type names (lower case) with a presence, substring or ordering index, by
  *        {@link IndexType} (equality ones are in {@code equalityIndexes})
+ * @param freeDiskBytes the free space the storage keeps on the disk holding {@code directory}: below it, writes are
+ *        refused (with {@code unavailable}) until space is freed, so the disk never fills under the storage's log
  */
 public record BackendConfig(String id, String type, List<DN> baseDNs, Path directory,
                             Set<String> equalityIndexes, long cacheBytes, int bindCacheEntries,
-                            Map<IndexType, Set<String>> otherIndexes) {
+                            Map<IndexType, Set<String>> otherIndexes, long freeDiskBytes) {
     /** The default of {@code ds-cfg-bind-cache-entries}: the sample data's users, at about 1.4 KiB of heap each. */
     public static final int DEFAULT_BIND_CACHE_ENTRIES = 10_000;
+    /**
+     * The default of {@code ds-cfg-disk-full-threshold-mb}: room for the storage's own upkeep (checkpoints, log
+     * cleaning) and for what writes add between two of its disk checks. JE's own default, 5 GiB, would refuse
+     * every write on a small volume.
+     */
+    public static final long DEFAULT_FREE_DISK_BYTES = 1024L << 20;
 
     public BackendConfig {
         if (bindCacheEntries < 0) {
             throw new IllegalArgumentException("bindCacheEntries " + bindCacheEntries);
+        }
+        if (freeDiskBytes < 0) {
+            throw new IllegalArgumentException("freeDiskBytes " + freeDiskBytes);
         }
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");
@@ -52,7 +63,8 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
     /** A backend with equality indexes only. */
     public BackendConfig(String id, String type, List<DN> baseDNs, Path directory, Set<String> equalityIndexes,
                          long cacheBytes, int bindCacheEntries) {
-        this(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, Map.of());
+        this(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, Map.of(),
+                DEFAULT_FREE_DISK_BYTES);
     }
 
     /** Every configured index: attribute names by kind, equality included. */
@@ -71,13 +83,15 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
         if (kind == IndexType.EQUALITY) {
             Set<String> names = new LinkedHashSet<>(equalityIndexes);
             names.add(name);
-            return new BackendConfig(id, type, baseDNs, directory, names, cacheBytes, bindCacheEntries, otherIndexes);
+            return new BackendConfig(id, type, baseDNs, directory, names, cacheBytes, bindCacheEntries, otherIndexes,
+                    freeDiskBytes);
         }
         Map<IndexType, Set<String>> others = new EnumMap<>(IndexType.class);
         others.putAll(otherIndexes);
         Set<String> names = new LinkedHashSet<>(others.getOrDefault(kind, Set.of()));
         names.add(name);
         others.put(kind, names);
-        return new BackendConfig(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, others);
+        return new BackendConfig(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, others,
+                freeDiskBytes);
     }
 }

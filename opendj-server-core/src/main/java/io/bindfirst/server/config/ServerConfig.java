@@ -642,7 +642,8 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         List<BackendConfig> changed = new ArrayList<>();
         for (BackendConfig b : backends) {
             changed.add(!b.id().equals(backendId) ? b : new BackendConfig(b.id(), type, b.baseDNs(),
-                    b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries(), b.otherIndexes()));
+                    b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries(), b.otherIndexes(),
+                    b.freeDiskBytes()));
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,

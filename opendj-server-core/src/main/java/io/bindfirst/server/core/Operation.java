@@ -292,9 +292,14 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     /** Answers without running, when no worker can take the operation. */
     public final void rejectBusy() {
+        refuse(ResultCode.BUSY, "The server is too busy to process the request; try again");
+    }
+
+    /** Answers {@code code} without running: the operation changes nothing. */
+    public final void refuse(ResultCode code, String message) {
         requester = session.authentication();
         prepare();
-        finish(errorResult(ResultCode.BUSY, "The server is too busy to process the request; try again"));
+        finish(errorResult(code, message));
     }
 
     /** Pre-operation plugins, called by {@code execute} just before the backend: a result if one stops it. */

@@ -24,6 +24,7 @@ import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.core.Operation;
+import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.core.Session;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.AccessRecord;
@@ -210,6 +211,15 @@ public final class ClientConnection implements Session, BoundConnection {
     /** How long the connection has been idle at {@code now}: 0 while an operation is in progress. */
     long idleNanos(long now) {
         return slots.outstanding() > 0 ? 0 : now - lastActivityNanos;
+    }
+
+    /** Stops its searches at their next check, without an answer: the server is stopping (see ClientConnections). */
+    void abandonSearches() {
+        for (Operation op : inFlight.values()) {
+            if (op.operationType() == OperationType.SEARCH) {
+                op.abandon();
+            }
+        }
     }
 
     void abandon(int messageId) {

@@ -45,6 +45,10 @@ public final class ClientConnections implements AutoCloseable {
     private final LongAdder refusedAtLimit = new LongAdder();
     /** Numbers connections per server, not per JVM: tests run several servers in one JVM. */
     private final AtomicLong nextId = new AtomicLong();
+    /** Set once by {@link #drain}: the server is stopping. */
+    private volatile boolean draining;
+    /** The message of the refusals and notices of a stop. */
+    static final String SHUTTING_DOWN = "The Directory Server is shutting down";
     private final int max;
     private final long idleLimitNanos;
     private final boolean idleLimitOn;
@@ -199,6 +203,43 @@ public final class ClientConnections implements AutoCloseable {
             if (c.idleNanos(now) > idleLimitNanos) {
                 c.disconnect(ResultCode.ADMIN_LIMIT_EXCEEDED, "The connection was idle for more than the "
                         + "idle time limit of " + limitSeconds + " seconds");
+            }
+        }
+    }
+
+    /** Whether the server has begun to stop: no operation starts any more ({@link #drain}). */
+    boolean draining() {
+        return draining;
+    }
+
+    /**
+     * Refuses every operation not yet started (unavailable) from now on, and waits until no connection has one
+     * outstanding, or {@code limit} has passed: the first step of a stop, after the listeners stop accepting.
+     * An operation counted before the flag is waited for; one counted after sees it (both are volatile).
+     * Searches are abandoned rather than waited for: one may run long (a large result, a client that reads
+     * slowly) and changes nothing; its client learns of the stop from the notice that follows.
+     *
+     * @return how many operations were still outstanding at the limit
+     */
+    public int drain(Duration limit) {
+        draining = true;
+        for (ClientConnection c : open.values()) {
+            c.abandonSearches();
+        }
+        long end = System.nanoTime() + limit.toNanos();
+        for (;;) {
+            int outstanding = 0;
+            for (ClientConnection c : open.values()) {
+                outstanding += c.slots().outstanding();
+            }
+            if (outstanding == 0 || System.nanoTime() - end > 0) {
+                return outstanding;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return outstanding;
             }
         }
     }

@@ -2,6 +2,7 @@ package io.bindfirst.server.net;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Set;
 
 import org.forgerock.opendj.grizzly.GrizzlyLDAPListener;
@@ -42,6 +43,11 @@ public final class LdapConnectionHandler implements AutoCloseable {
     private final GrizzlyLDAPListener ldapsListener;
     private final TlsStatistics tlsStatistics;
     private final TlsLayer tlsLayer;
+    /**
+     * How long a stop waits for the operations under way: a write takes milliseconds; what is still running
+     * after this (a search whose client reads slowly) is abandoned with the connection.
+     */
+    static final Duration DRAIN_LIMIT = Duration.ofSeconds(10);
 
     /**
      * @param ldap        the LDAP listener's settings (its selector threads serve both listeners)
@@ -99,7 +105,8 @@ public final class LdapConnectionHandler implements AutoCloseable {
                 .set(LDAPListener.MAX_CONCURRENT_REQUESTS, Integer.MAX_VALUE)
                 .set(LDAPListener.LDAP_DECODE_OPTIONS, decodeOptions)
                 .set(LDAPListener.TCP_NO_DELAY, true);
-        OperationDispatch dispatch = new OperationDispatch(accept.workQueue, cfg.inlineOperations());
+        OperationDispatch dispatch = new OperationDispatch(accept.workQueue, cfg.inlineOperations(),
+                connections::draining);
         return new GrizzlyLDAPListener(Set.of(new InetSocketAddress(cfg.address(), cfg.port())),
                 context -> accept.connection(context, cfg, dispatch), options, transport.grizzly());
     }
@@ -186,15 +193,21 @@ public final class LdapConnectionHandler implements AutoCloseable {
         return gate.timesParked();
     }
 
-    /** Stops accepting, then stops every connection with a notice of disconnection (unavailable). */
+    /**
+     * Stops accepting; lets the operations under way finish and answer while new requests are refused
+     * (unavailable), for at most {@link #DRAIN_LIMIT}; then stops every connection with a notice of
+     * disconnection (unavailable). A write is thus answered as it ends: a connection closed under it would
+     * leave its client not knowing whether it was stored.
+     */
     @Override
     public void close() {
         listener.close();
         if (ldapsListener != null) {
             ldapsListener.close();
         }
+        connections.drain(DRAIN_LIMIT);
         connections.close();
-        connections.disconnectAll(ResultCode.UNAVAILABLE, "The Directory Server is shutting down");
+        connections.disconnectAll(ResultCode.UNAVAILABLE, ClientConnections.SHUTTING_DOWN);
         transport.close();
         if (tlsLayer != null) {
             tlsLayer.close();

@@ -1,5 +1,9 @@
 package io.bindfirst.server.net;
 
+import java.util.function.BooleanSupplier;
+
+import org.forgerock.opendj.ldap.ResultCode;
+
 import io.bindfirst.server.config.ServerConfig.Listener.Inline;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.work.WorkQueue;
@@ -18,15 +22,23 @@ import io.bindfirst.server.work.WorkQueue;
 final class OperationDispatch {
     private final WorkQueue workers;
     private final Inline inline;
+    private final BooleanSupplier stopping;
 
-    OperationDispatch(WorkQueue workers, Inline inline) {
+    /** @param stopping whether the server has begun to stop ({@link ClientConnections#draining}) */
+    OperationDispatch(WorkQueue workers, Inline inline, BooleanSupplier stopping) {
         this.workers = workers;
         this.inline = inline;
+        this.stopping = stopping;
     }
 
-    /** Runs {@code operation} now on this thread or queues it; answers it busy if the queue is full. */
+    /**
+     * Runs {@code operation} now on this thread or queues it; answers it busy if the queue is full, and
+     * unavailable once the server has begun to stop (see {@link ClientConnections#drain}).
+     */
     void start(Operation operation, OperationSlots slots) {
-        if (runsHere(operation, slots)) {
+        if (stopping.getAsBoolean()) {
+            operation.refuse(ResultCode.UNAVAILABLE, ClientConnections.SHUTTING_DOWN);
+        } else if (runsHere(operation, slots)) {
             workers.ranInline();
             operation.runInline(workers);
         } else if (!workers.enqueue(operation)) {

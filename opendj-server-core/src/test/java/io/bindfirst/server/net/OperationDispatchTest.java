@@ -7,8 +7,12 @@ import static org.testng.Assert.assertSame;
 import static org.testng.Assert.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.responses.Response;
+import org.forgerock.opendj.ldap.responses.Result;
 import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
@@ -31,6 +35,7 @@ public class OperationDispatchTest {
     @BeforeMethod
     public void startWorkers() {
         workers = new WorkerPool(1, 16, 16);
+        sent.clear();
     }
 
     @AfterMethod(alwaysRun = true)
@@ -38,18 +43,38 @@ public class OperationDispatchTest {
         workers.close();
     }
 
-    /** What the transport does once it has subscribed: the responses go nowhere here. */
+    /** What the transport does once it has subscribed: the responses go to {@link #sent}. */
     private void start(Inline mode, TestConnection connection, Operation op) {
+        start(mode, connection, op, false);
+    }
+
+    private final List<Response> sent = new CopyOnWriteArrayList<>();
+
+    private void start(Inline mode, TestConnection connection, Operation op, boolean stopping) {
         op.attach(new ResponseSink() {
             @Override
             public void send(Response response) {
+                sent.add(response);
             }
 
             @Override
             public void complete() {
             }
         });
-        new OperationDispatch(workers, mode).start(op, connection.slots());
+        new OperationDispatch(workers, mode, () -> stopping).start(op, connection.slots());
+    }
+
+    @Test(timeOut = 60_000)
+    public void onceTheServerStopsAnOperationIsRefusedWithoutRunning() throws Exception {
+        TestConnection connection = new TestConnection(4);
+        TestConnection.Cheap op = connection.cheap(false);
+        start(Inline.NEVER, connection, op, true);
+        assertEquals(op.startedOn, null, "it did not run");
+        assertEquals(sent.size(), 1);
+        Result r = (Result) sent.get(0);
+        assertEquals(r.getResultCode(), ResultCode.UNAVAILABLE);
+        assertEquals(r.getDiagnosticMessage(), ClientConnections.SHUTTING_DOWN);
+        assertEquals(connection.slots().outstanding(), 0, "its slot is free again");
     }
 
     @Test(timeOut = 60_000)

@@ -49,7 +49,7 @@ public class OperationResponsesTckTest extends PublisherVerification<Response> {
         }
         operations.add(op);
         return new OperationResponses(op, connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { });
+                new OperationDispatch(workers, Inline.NEVER, () -> false), Duration.ofMinutes(1), () -> { });
     }
 
     /** A stream that already has its subscriber: it refuses the next one with onSubscribe, then onError (1.9). */

@@ -124,7 +124,7 @@ public class OperationResponsesTest {
         AtomicBoolean cutOff = new AtomicBoolean();
         Signals s = new Signals();
         OperationResponses responses = new OperationResponses(op, connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER), Duration.ofSeconds(2), () -> cutOff.set(true));
+                dispatch(), Duration.ofSeconds(2), () -> cutOff.set(true));
         responses.subscribe(s);
         s.subscription.request(1);
         op.awaitRunning();
@@ -155,7 +155,7 @@ public class OperationResponsesTest {
     public void aRefusedSecondSubscriberCannotCancelTheFirstOnesResponses() throws Exception {
         TestConnection connection = new TestConnection(4);
         OperationResponses responses = new OperationResponses(connection.operation(1), connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { });
+                dispatch(), Duration.ofMinutes(1), () -> { });
         Signals first = new Signals();
         Signals second = new Signals();
         responses.subscribe(first);
@@ -196,7 +196,7 @@ public class OperationResponsesTest {
                 TestConnection connection = new TestConnection(1);
                 Ordered s = new Ordered(requester);
                 new OperationResponses(connection.operation(entries), connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { }).subscribe(s);
+                dispatch(), Duration.ofMinutes(1), () -> { }).subscribe(s);
                 s.subscription.request(1);
                 if (!s.done.await(30, TimeUnit.SECONDS)) {
                     fail("round " + round + ": no completion after " + s.received + " signals");
@@ -212,7 +212,7 @@ public class OperationResponsesTest {
     private Signals subscribe(TestConnection connection, TestConnection.Entries op) {
         Signals s = new Signals();
         new OperationResponses(op, connection.slots(),
-                new OperationDispatch(workers, Inline.NEVER), Duration.ofMinutes(1), () -> { }).subscribe(s);
+                dispatch(), Duration.ofMinutes(1), () -> { }).subscribe(s);
         return s;
     }
 
@@ -323,5 +323,9 @@ public class OperationResponsesTest {
                 problems.add(signal + " while another signal was being delivered");
             }
         }
+    }
+
+    private OperationDispatch dispatch() {
+        return new OperationDispatch(workers, Inline.NEVER, () -> false);
     }
 }
