@@ -3,7 +3,6 @@ package io.bindfirst.bench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -256,26 +255,10 @@ public final class MixedLoad {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println(USAGE);
-                return;
-            }
-            if (!args[i].startsWith("--") || i + 1 == args.length) {
-                usage("unknown or incomplete option '" + args[i] + "'");
-            }
-            o.put(args[i].substring(2), args[++i]);
-        }
-        List<String> known = List.of("host", "port", "connections", "rate", "seconds", "window", "users",
-                "writer-share", "password");
-        for (String k : o.keySet()) {
-            if (!known.contains(k)) {
-                usage("unknown option --" + k);
-            }
-        }
-        if (!o.containsKey("port")) {
-            usage("--port is required");
+        Map<String, String> o = Options.parse("MixedLoad", USAGE, args, List.of("host", "port", "connections", "rate",
+                "seconds", "window", "users", "writer-share", "password"), "port");
+        if (o == null) {
+            return;
         }
         Settings s;
         try {
@@ -287,7 +270,7 @@ public final class MixedLoad {
                     Integer.parseInt(o.getOrDefault("users", "10000")),
                     Double.parseDouble(o.getOrDefault("writer-share", "0.1")), o.getOrDefault("password", "password"));
         } catch (IllegalArgumentException e) { // NumberFormatException included
-            usage(e.getMessage());
+            Options.fail("MixedLoad", USAGE, e.getMessage());
             return;
         }
         Result r = new MixedLoad(s).execute(true);
@@ -296,8 +279,4 @@ public final class MixedLoad {
         System.exit(r.errors() == 0 ? 0 : 1);
     }
 
-    private static void usage(String problem) {
-        System.err.println("MixedLoad: " + problem + "\n" + USAGE);
-        System.exit(2);
-    }
 }
