@@ -278,5 +278,4 @@ public final class MixedLoad {
         r.firstErrors().forEach(e -> System.err.println("error: " + e));
         System.exit(r.errors() == 0 ? 0 : 1);
     }
-
 }
