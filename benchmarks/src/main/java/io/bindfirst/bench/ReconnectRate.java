@@ -12,7 +12,6 @@ import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -72,26 +71,10 @@ public final class ReconnectRate {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println(USAGE);
-                return;
-            }
-            if (!args[i].startsWith("--") || i + 1 == args.length) {
-                usage("unknown or incomplete option '" + args[i] + "'");
-            }
-            o.put(args[i].substring(2), args[++i]);
-        }
-        List<String> known = List.of("host", "port", "tls", "protocol", "threads", "established", "seconds",
-                "warmup", "users", "password");
-        for (String k : o.keySet()) {
-            if (!known.contains(k)) {
-                usage("unknown option --" + k);
-            }
-        }
-        if (!o.containsKey("port")) {
-            usage("--port is required");
+        Map<String, String> o = Options.parse("ReconnectRate", USAGE, args, List.of("host", "port", "tls", "protocol",
+                "threads", "established", "seconds", "warmup", "users", "password"), "port");
+        if (o == null) {
+            return;
         }
         if (!List.of("full", "resumed", "none").contains(o.getOrDefault("tls", "full"))) {
             usage("--tls is full, resumed or none");
@@ -109,8 +92,7 @@ public final class ReconnectRate {
     }
 
     private static void usage(String problem) {
-        System.err.println("ReconnectRate: " + problem + "\n" + USAGE);
-        System.exit(2);
+        Options.fail("ReconnectRate", USAGE, problem);
     }
 
     private int run(int stormThreads, int establishedThreads, int warmupSeconds, int seconds) throws Exception {

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# A soak: CONNECTIONS connections of mixed binds, searches and modifies against this server for MINUTES,
+# watching for leaks and for a slow-down. Opt-in (never run by the build; SoakShortTest is its one-minute
+# version there). Nice it on a shared machine: nice benchmarks/soak.sh ...
+#   benchmarks/soak.sh [--connections 200] [--minutes 60] [--rate 1000] [--interval 60] [--port 14489]
+#                      [--out DIR] [--no-build]
+#   benchmarks/soak.sh --report DIR      (the summary of a finished run again, from its files)
+# Builds the server and the benchmarks (mvn -o package, tests skipped; --no-build skips that), makes an
+# instance in DIR/instance from the checkout's config/ (10,000 sample users), starts it on 127.0.0.1:PORT
+# (LDAPS on PORT+1, /metrics on PORT+2), and drives it with io.bindfirst.bench.MixedLoad (benchmarks.jar):
+# CONNECTIONS connections held open, RATE operations per second in all; nine in ten connections re-bind as
+# random users and search by uid, one in ten (bound as root) modifies a user's description and searches.
+# Every INTERVAL seconds it forces a full GC (jcmd PID GC.run) and samples the heap used after it
+# (jcmd PID GC.heap_info), the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the
+# database's log files, which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
+# every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
+# Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads), DIR/load.out (the
+# client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
+#   SOAK ... errors=N [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE [..]
+#   fds_slope_per_h=SLOPE±SE [..] threads_slope_per_h=SLOPE±SE [..] p99_first_ms=... p99_last_ms=...
+#   p99_ratio=... [..] ... RESULT=PASS|FAIL|UNSURE
+# Slopes are least squares over the samples after the first fifth of the run (at most 10 minutes: caches
+# warming up), with their standard error (SE). Goals: no error; heap and RSS slopes that would add less than
+# a tenth of the maximum heap (-Xmx) in a day; less than one descriptor (not counting .jdb files) and one
+# thread more per hour; the p99 over all operations in the last WINDOW within 1.2x of the first (WINDOW:
+# 10 minutes, or a third of shorter runs). A slope goal is PASS when slope + 2 SE is under its limit, FAIL
+# when slope - 2 SE is over it, and UNSURE in between: the samples are too noisy or too few, run longer.
+# The server is stopped by its pid at the end, whatever happens.
+# Env: JAVA_OPTS (default: those of bin/start-ds)  USERS (10000)
+# Exit: 0 every goal met; 1 a goal failed; 2 usage; 3 the run failed (build, start, the server or client
+# died); 4 no goal failed but a slope was UNSURE.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+CHECKOUT=$(cd "$HERE/.." && pwd -P)
+die() { local code=$1; shift; echo "soak.sh: $*" >&2; exit "$code"; }
+
+# report: the summary of the run in $OUT, from run.env, samples.csv and load.out.
+report() {
+  local RESULT CSV=$OUT/samples.csv
+  RESULT=$(grep '^RESULT' "$OUT/load.out") || { cat "$OUT/load.out" >&2; die 3 "the load client printed no result"; }
+  grep '^error' "$OUT/load.out" >&2 || true
+  field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$RESULT"; }
+  # slope COLUMN SCALE: least squares of a samples.csv column (times SCALE) per minute over the samples at or
+  # after SKIP s, and its standard error: "slope se".
+  slope() {
+    awk -F, -v c="$1" -v k="$2" -v skip="$SKIP" 'BEGIN { n = 0 } NR > 1 && $1 >= skip { x[n] = $1 / 60; y[n] = $c * k; n++ }
+      END { if (n < 3) { print "0 0"; exit }
+            for (i = 0; i < n; i++) { mx += x[i] / n; my += y[i] / n }
+            for (i = 0; i < n; i++) { sxx += (x[i] - mx) ^ 2; sxy += (x[i] - mx) * (y[i] - my) }
+            b = sxy / sxx; a = my - b * mx
+            for (i = 0; i < n; i++) ss += (y[i] - a - b * x[i]) ^ 2
+            printf "%.1f %.1f", b, sqrt(ss / (n - 2) / sxx) }' "$CSV"
+  }
+  # leak SLOPE SE LIMIT: PASS when even slope + 2 SE is under the limit, FAIL when slope - 2 SE is over it,
+  # UNSURE when the noise leaves both possible (run longer).
+  leak() {
+    awk -v b="$1" -v se="$2" -v l="$3" 'BEGIN { print (b + 2 * se < l ? "PASS" : b - 2 * se > l ? "FAIL" : "UNSURE") }'
+  }
+  local heap heap_se rss rss_se fds fds_se threads threads_se limit errors ratio
+  read -r heap heap_se <<<"$(slope 2 1)"
+  read -r rss rss_se <<<"$(slope 3 1)"
+  read -r fds fds_se <<<"$(slope 5 60)"          # per hour
+  read -r threads threads_se <<<"$(slope 6 60)"
+  limit=$(awk -v x="$XMX" 'BEGIN { printf "%.0f", x / 10 / 1440 }')   # bytes per minute: a tenth of -Xmx a day
+  errors=$(field errors) ratio=$(field p99_ratio)
+  local v_err v_p99 v_heap v_rss v_fds v_threads overall=PASS
+  v_err=$( (( errors == 0 )) && echo PASS || echo FAIL)
+  v_p99=$(awk -v r="$ratio" 'BEGIN { print (r + 0 > 0 && r <= 1.2 ? "PASS" : "FAIL") }')
+  v_heap=$(leak "$heap" "$heap_se" "$limit") v_rss=$(leak "$rss" "$rss_se" "$limit")
+  v_fds=$(leak "$fds" "$fds_se" 1) v_threads=$(leak "$threads" "$threads_se" 1)
+  for v in "$v_err" "$v_p99" "$v_heap" "$v_rss" "$v_fds" "$v_threads"; do
+    [[ $v == FAIL ]] && overall=FAIL
+    [[ $v == UNSURE && $overall == PASS ]] && overall=UNSURE
+  done
+  local b_heap b_rss b_fds b_nojdb b_threads a_heap a_rss a_fds a_nojdb a_threads summary
+  IFS=, read -r b_heap b_rss b_fds b_nojdb b_threads <<<"$BASELINE"
+  IFS=, read -r a_heap a_rss a_fds a_nojdb a_threads <<<"$AFTER"
+  summary="SOAK connections=$CONNECTIONS minutes=$MINUTES rate=$RATE ops=$(field ops) ops_per_s=$(field ops_per_s)"
+  summary+=" errors=$errors [$v_err] heap_slope_B_per_min=$heap±$heap_se [$v_heap]"
+  summary+=" rss_slope_B_per_min=$rss±$rss_se [$v_rss] (limit $limit)"
+  summary+=" fds_slope_per_h=$fds±$fds_se [$v_fds] threads_slope_per_h=$threads±$threads_se [$v_threads]"
+  summary+=" p99_first_ms=$(field p99_first_ms) p99_last_ms=$(field p99_last_ms) p99_ratio=$ratio [$v_p99]"
+  summary+=" window_s=$WINDOW slopes_after_s=$SKIP"
+  summary+=" before: heap=$b_heap rss=$b_rss fds=$b_fds fds_nojdb=$b_nojdb threads=$b_threads"
+  summary+=" after: heap=$a_heap rss=$a_rss fds=$a_fds fds_nojdb=$a_nojdb threads=$a_threads RESULT=$overall"
+  echo "$RESULT" >"$OUT/summary.txt"
+  echo "$summary" | tee -a "$OUT/summary.txt"
+  case $overall in PASS) return 0 ;; FAIL) return 1 ;; *) return 4 ;; esac
+}
+
+CONNECTIONS=200 MINUTES=60 RATE=1000 INTERVAL=60 PORT=14489 OUT= BUILD=1 REPORT=
+while (( $# )); do
+  case "$1" in
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    --connections|--minutes|--rate|--interval|--port|--out)
+      (( $# >= 2 )) || die 2 "$1 needs a value"
+      v=${1#--}; v=${v^^}; printf -v "$v" '%s' "$2"; shift 2 ;;
+    --no-build) BUILD=0; shift ;;
+    --report) (( $# >= 2 )) || die 2 "--report needs a folder"; REPORT=$2; shift 2 ;;
+    *) die 2 "unknown option $1 (see --help)" ;;
+  esac
+done
+if [[ -n "$REPORT" ]]; then
+  OUT=$(realpath "$REPORT")
+  [[ -r $OUT/run.env && -r $OUT/samples.csv && -r $OUT/load.out ]] || die 2 "$REPORT holds no finished soak run"
+  source "$OUT/run.env"
+  report
+  exit
+fi
+USERS=${USERS:-10000}
+for v in CONNECTIONS MINUTES RATE INTERVAL PORT USERS; do
+  [[ ${!v} =~ ^[0-9]+$ && ${!v} -gt 0 ]] || die 2 "$v must be a positive whole number"
+done
+(( MINUTES >= 3 )) || die 2 "a soak lasts at least 3 minutes"
+(( INTERVAL >= 10 )) || die 2 "--interval is at least 10 s (each sample is a full GC)"
+case "$PORT" in 1389|1636|8080|3389|3636|1391|4444) die 2 "port $PORT is used by the other benchmarks" ;; esac
+OUT=$(realpath -m "${OUT:-$PWD/soak-$(date -u +%Y%m%dT%H%M%SZ)}")
+case "$OUT/" in "$CHECKOUT"/*) die 2 "--out $OUT is inside the checkout; use a folder outside it" ;; esac
+for tool in jcmd curl java; do command -v $tool >/dev/null || die 2 "$tool is missing"; done
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in "$PORT" $((PORT + 1)) $((PORT + 2)); do port_free "$p" || die 3 "127.0.0.1:$p is in use"; done
+
+SECS=$((MINUTES * 60))
+WINDOW=$(( SECS / 3 < 600 ? SECS / 3 : 600 ))
+SKIP=$(( SECS / 5 < 600 ? SECS / 5 : 600 ))
+if (( BUILD )); then
+  echo "building (mvn -o -q -pl opendj-backend-je,benchmarks -am package -DskipTests)"
+  (cd "$CHECKOUT" && mvn -o -q -B -pl opendj-backend-je,benchmarks -am package -DskipTests) || die 3 "the build failed"
+fi
+JARS=$CHECKOUT/opendj-backend-je/target
+CP="$(ls "$JARS"/opendj-backend-je-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1):$JARS/lib/*"
+BENCH_JAR=$HERE/target/benchmarks.jar
+[[ -r $BENCH_JAR && -d $JARS/lib ]] || die 3 "no $BENCH_JAR or $JARS/lib: build first (drop --no-build)"
+# shellcheck disable=SC2206
+JVM=(${JAVA_OPTS:--Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75})
+XMX=$(printf '%s\n' "${JVM[@]}" | awk '/^-Xmx/ { v = substr($0, 5); u = tolower(substr(v, length(v)));
+  n = v + 0; print (u == "g" ? n * 1073741824 : u == "m" ? n * 1048576 : u == "k" ? n * 1024 : n) }' | tail -n 1)
+[[ -n "$XMX" ]] || die 2 "JAVA_OPTS must set -Xmx (the heap goals are a share of it)"
+
+mkdir -p "$OUT"
+INSTANCE=$OUT/instance
+rm -rf "$INSTANCE"
+mkdir -p "$INSTANCE/logs"
+cp -r "$CHECKOUT/config" "$INSTANCE/config"
+rm -rf "$INSTANCE/config/tls"   # the instance makes its own on its first start
+sed -i "s/^ds-cfg-sample-entries: .*/ds-cfg-sample-entries: $USERS/" "$INSTANCE/config/config.ldif"
+
+SERVER_PID= LOAD_PID=
+cleanup() {
+  [[ -n "$LOAD_PID" ]] && kill -TERM "$LOAD_PID" 2>/dev/null
+  if [[ -n "$SERVER_PID" ]]; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 1 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+  fi
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 3' INT TERM
+
+java "${JVM[@]}" -cp "$CP" io.bindfirst.server.Launcher --instanceRoot "$INSTANCE" \
+  --config "$INSTANCE/config/config.ldif" --port "$PORT" --ldaps-port $((PORT + 1)) --metrics-port $((PORT + 2)) \
+  >"$INSTANCE/logs/server.out" 2>&1 </dev/null &
+SERVER_PID=$!
+for _ in $(seq 1 1200); do
+  grep -q '^The server is listening on' "$INSTANCE/logs/server.out" && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$INSTANCE/logs/server.out" >&2; die 3 "the server did not start"; }
+  sleep 0.1
+done
+grep -q '^The server is listening on' "$INSTANCE/logs/server.out" || die 3 "the server did not listen within 120 s"
+echo "server pid $SERVER_PID on 127.0.0.1:$PORT; $CONNECTIONS connections, $RATE ops/s, $MINUTES min; files in $OUT"
+
+heap_after_gc() {
+  jcmd "$SERVER_PID" GC.run >/dev/null
+  jcmd "$SERVER_PID" GC.heap_info | awk 'match($0, /used [0-9]+K/) { print substr($0, RSTART + 5, RLENGTH - 6) * 1024; exit }'
+}
+proc_sample() {   # rss_bytes,fds,fds_nojdb,threads
+  local rss threads fds nojdb links
+  rss=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$SERVER_PID/status")
+  threads=$(awk '/^Threads:/ { print $2 }' "/proc/$SERVER_PID/status")
+  links=$(find "/proc/$SERVER_PID/fd" -mindepth 1 -maxdepth 1 -printf '%l\n')   # one listing for both counts
+  fds=$(grep -c . <<<"$links" || true)
+  nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
+  echo "$rss,$fds,$nojdb,$threads"
+}
+scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
+
+CSV=$OUT/samples.csv
+echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads" >"$CSV"
+: >"$OUT/metrics.txt"
+BASELINE="$(heap_after_gc),$(proc_sample)"
+timeout --kill-after=30 $((SECS + 120)) java -Xmx512m -cp "$BENCH_JAR" io.bindfirst.bench.MixedLoad \
+  --port "$PORT" --connections "$CONNECTIONS" --rate "$RATE" --seconds "$SECS" --window "$WINDOW" \
+  --users "$USERS" >"$OUT/load.out" 2>&1 &
+LOAD_PID=$!
+START=$(date +%s)
+next_sample=0
+while kill -0 "$LOAD_PID" 2>/dev/null; do
+  t=$(( $(date +%s) - START ))
+  kill -0 "$SERVER_PID" 2>/dev/null || { tail -n 30 "$INSTANCE/logs/server.out" >&2; die 3 "the server died at ${t} s"; }
+  scrape "$t" >>"$OUT/metrics.txt"
+  if (( t >= next_sample && t <= SECS )); then
+    echo "$t,$(heap_after_gc),$(proc_sample)" >>"$CSV"
+    next_sample=$((next_sample + INTERVAL))
+  fi
+  sleep 10
+done
+set +e
+wait "$LOAD_PID"; load_rc=$?
+set -e
+LOAD_PID=
+(( load_rc == 0 || load_rc == 1 )) || { cat "$OUT/load.out" >&2; die 3 "the load client failed (exit $load_rc)"; }
+sleep 10   # the server closes the departed connections
+AFTER="$(heap_after_gc),$(proc_sample)"
+scrape $(( $(date +%s) - START )) >>"$OUT/metrics.txt"
+cat >"$OUT/run.env" <<ENV
+CONNECTIONS=$CONNECTIONS MINUTES=$MINUTES RATE=$RATE WINDOW=$WINDOW SKIP=$SKIP XMX=$XMX
+BASELINE=$BASELINE AFTER=$AFTER
+ENV
+report
