@@ -4,7 +4,6 @@ import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ConditionResult;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
-import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.schema.AttributeType;
@@ -21,12 +20,12 @@ import io.bindfirst.server.backend.BackendException;
  * filter could not ({@code userPassword}'s stored values, for one).
  */
 final class Assertion {
-    private final Matcher matcher;
+    private final FilterMatcher matcher;
     private final FilterAttributes tested;
     private final String filter;
 
     private Assertion(AssertionRequestControl control, Schema schema) {
-        this.matcher = control.getFilter().matcher(schema);
+        this.matcher = new FilterMatcher(control.getFilter(), schema);
         this.tested = FilterAttributes.of(control.getFilter(), schema);
         this.filter = control.getFilter().toString();
     }

@@ -48,7 +48,7 @@ public final class CancelOperation extends Operation {
         try {
             target = CancelExtendedRequest.DECODER.decodeExtendedRequest(request, new DecodeOptions())
                     .getRequestID();
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) { // see SdkDecodeErrors
             return errorResult(ResultCode.PROTOCOL_ERROR, "The cancel request's value is malformed");
         }
         if (target == messageId || session.bindInProgress(target)) {

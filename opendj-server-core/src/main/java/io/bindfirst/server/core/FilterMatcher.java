@@ -113,12 +113,19 @@ public final class FilterMatcher {
         return value -> {
             try {
                 return assertion.matches(rule.normalizeAttributeValue(value));
-            } catch (DecodeException e) {
+            } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) {
                 return ConditionResult.UNDEFINED;
             }
         };
     }
 
+    /**
+     * Undefined (RFC 4511 4.5.1.7): also what a filter value or stored value the rule cannot parse evaluates to. The
+     * SDK's rules (5.0.3) report some unparsable values with unchecked exceptions rather than a DecodeException (a
+     * generalized time whose fraction overflows: IllegalArgumentException from the calendar; a substring assertion
+     * with a malformed backslash escape: StringIndexOutOfBoundsException), so every catch here takes those too:
+     * without it such a filter failed the search with "other" and a stack trace in the log. Found by fuzzing.
+     */
     private static Node undefined() {
         return e -> ConditionResult.UNDEFINED;
     }
@@ -132,7 +139,7 @@ public final class FilterMatcher {
         try {
             ValueTest test = byAssertion(rule, rule.getAssertion(value));
             return e -> anyValue(e, d, test);
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) {
             return undefined();
         }
     }
@@ -147,7 +154,7 @@ public final class FilterMatcher {
             ValueTest test = byAssertion(rule, greater ? rule.getGreaterOrEqualAssertion(value)
                     : rule.getLessOrEqualAssertion(value));
             return e -> anyValue(e, d, test);
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) {
             return undefined();
         }
     }
@@ -170,11 +177,11 @@ public final class FilterMatcher {
                 try {
                     String prepared = SubstringPreparation.value(rule, spaces, value);
                     return ConditionResult.valueOf(substringsMatch(prepared, first, middle, last));
-                } catch (DecodeException x) {
+                } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException x) {
                     return ConditionResult.UNDEFINED;
                 }
             });
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) {
             return undefined();
         }
     }
@@ -203,7 +210,7 @@ public final class FilterMatcher {
         try {
             ValueTest test = byAssertion(rule, rule.getAssertion(value));
             return e -> anyValue(e, d, test);
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) {
             return undefined();
         }
     }
@@ -225,7 +232,7 @@ public final class FilterMatcher {
         Assertion assertion;
         try {
             assertion = rule.getAssertion(value);
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) {
             return undefined();
         }
         ValueTest test = byAssertion(rule, assertion);

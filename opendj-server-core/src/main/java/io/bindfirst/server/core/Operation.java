@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
-import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.ControlDecoder;
@@ -433,7 +432,7 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     protected final <C extends Control> C control(ControlDecoder<C> decoder) throws DecodeException {
         for (Control c : requestControls()) {
             if (c.getOID().equals(decoder.getOID())) {
-                return decoder.decodeControl(c, new DecodeOptions().setSchema(server.schema()));
+                return SdkDecodeErrors.decodeControl(decoder, c, server.schema());
             }
         }
         return null;

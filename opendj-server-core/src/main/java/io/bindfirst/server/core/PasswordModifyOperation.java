@@ -71,7 +71,7 @@ public final class PasswordModifyOperation extends WriteOperation {
         try {
             request = PasswordModifyExtendedRequest.DECODER.decodeExtendedRequest(raw,
                     new DecodeOptions().setSchema(server.schema()));
-        } catch (DecodeException e) {
+        } catch (DecodeException | IllegalArgumentException | IndexOutOfBoundsException e) { // see SdkDecodeErrors
             return errorResult(ResultCode.PROTOCOL_ERROR, "The password modify request cannot be decoded");
         }
         try {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.forgerock.i18n.LocalizableMessage;
 import org.forgerock.opendj.io.ASN1;
 import org.forgerock.opendj.io.ASN1Reader;
 import org.forgerock.opendj.io.ASN1Writer;
@@ -15,6 +16,8 @@ import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.GenericControl;
+
+import io.bindfirst.server.core.SdkDecodeErrors;
 
 /**
  * Reads one LDAPMessage (RFC 4511 4.1.1) from the transport: hands its operation to an SDK message
@@ -44,23 +47,43 @@ public final class RequestReader {
      * @return the message's controls (empty when none), for the caller to attach to the request
      */
     public List<Control> read(ASN1Reader in, LDAPMessageHandler handler) throws IOException {
-        in.readStartSequence();
-        long messageId = in.readInteger();
-        if (messageId < 0 || messageId > Integer.MAX_VALUE) {
-            throw DecodeException.fatalError(org.forgerock.i18n.LocalizableMessage.raw(
-                    "Invalid message ID %d", messageId));
+        long messageId;
+        byte opType;
+        ByteString opContent;
+        ByteString controlsContent = null;
+        try {
+            in.readStartSequence();
+            messageId = in.readInteger();
+            opType = in.peekType();
+            opContent = in.readOctetString(opType);
+            if (in.hasNextElement() && in.peekType() == LDAP.TYPE_CONTROL_SEQUENCE) {
+                controlsContent = in.readOctetString(LDAP.TYPE_CONTROL_SEQUENCE);
+            }
+            while (in.hasNextElement()) {
+                in.skipElement();
+            }
+            in.readEndSequence();
+        } catch (IndexOutOfBoundsException e) {
+            // The envelope itself is malformed (see SdkDecodeErrors): the stream is out of step, so fatal.
+            throw DecodeException.fatalError(LocalizableMessage.raw("The message's envelope is malformed"), e);
         }
-        byte opType = in.peekType();
-        ByteString opContent = in.readOctetString(opType);
-        List<Control> controls = List.of();
-        if (in.hasNextElement() && in.peekType() == LDAP.TYPE_CONTROL_SEQUENCE) {
-            controls = readControls(in.readOctetString(LDAP.TYPE_CONTROL_SEQUENCE));
-        }
-        while (in.hasNextElement()) {
-            in.skipElement();
-        }
-        in.readEndSequence();
 
+        if (messageId < 0 || messageId > Integer.MAX_VALUE) {
+            throw DecodeException.fatalError(LocalizableMessage.raw("Invalid message ID %d", messageId));
+        }
+        try {
+            return readOperation(messageId, opType, opContent, controlsContent, handler);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            // The envelope was read whole above, so the connection is still in step: the request is answered
+            // protocolError like any other undecodable part, and the client goes on.
+            throw SdkDecodeErrors.malformed(e);
+        }
+    }
+
+    private List<Control> readOperation(long messageId, byte opType, ByteString content, ByteString controlsContent,
+                                        LDAPMessageHandler handler) throws IOException {
+        List<Control> controls = controlsContent == null ? List.of() : readControls(controlsContent);
+        ByteString opContent = content;
         if (opType == ExtensibleMatchOrder.SEARCH_REQUEST) {
             opContent = ExtensibleMatchOrder.fix(opContent); // the SDK would lose :dn: (see that class)
         }

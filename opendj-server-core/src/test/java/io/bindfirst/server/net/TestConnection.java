@@ -50,6 +50,11 @@ final class TestConnection {
                 maxConcurrentOps, null, false);
     }
 
+    /** A decoder of one request on this connection, building operations with the real factory. */
+    RequestDecoder decoder() {
+        return new RequestDecoder(new io.bindfirst.server.core.OperationFactory(server), connection);
+    }
+
     /** The connection's limit, which its operations free as they finish. */
     OperationSlots slots() {
         return connection.slots();

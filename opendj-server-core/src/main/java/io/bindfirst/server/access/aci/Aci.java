@@ -5,9 +5,10 @@ import java.util.List;
 import org.forgerock.opendj.ldap.ConditionResult;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
-import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.AttributeType;
+
+import io.bindfirst.server.core.FilterMatcher;
 
 /**
  * One access control instruction, compiled: where it applies (the entry holding it, {@code target},
@@ -25,7 +26,7 @@ import org.forgerock.opendj.ldap.schema.AttributeType;
  * @param permissions its allow and deny clauses, in order
  */
 record Aci(String name, String text, DN holder, DnPattern target, boolean targetNegated, SearchScope scope,
-                  Matcher targetFilter, boolean targetFilterNegated, Targets attributes,
+                  FilterMatcher targetFilter, boolean targetFilterNegated, Targets attributes,
                   List<Permission> permissions) {
 
     /** An {@code allow} or {@code deny} clause: these rights, when the bind rule matches. */

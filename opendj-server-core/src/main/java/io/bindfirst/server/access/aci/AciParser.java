@@ -6,9 +6,10 @@ import java.util.Locale;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Filter;
-import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.core.FilterMatcher;
 
 /**
  * Reads OpenDJ's ACI syntax (a documented subset, docs/ACCESS-CONTROL.md):
@@ -61,7 +62,7 @@ public final class AciParser {
             DnPattern target = null;
             boolean targetNegated = false;
             SearchScope scope = SearchScope.WHOLE_SUBTREE;
-            Matcher filter = null;
+            FilterMatcher filter = null;
             boolean filterNegated = false;
             Targets attributes = null;
             List<String> seen = new ArrayList<>();
@@ -91,7 +92,9 @@ public final class AciParser {
                         attributes = Targets.parse(value, negated, schema);
                         break;
                     case "targetfilter":
-                        filter = filter(value).matcher(schema);
+                        // The server's matcher, as for a search: the SDK's threw a NullPointerException on every
+                        // entry for an extensible match with :dn: and no rule, such as (ou:dn:=People).
+                        filter = new FilterMatcher(filter(value), schema);
                         filterNegated = negated;
                         break;
                     case "targetscope":

@@ -6,9 +6,10 @@ import org.forgerock.opendj.ldap.ConditionResult;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Filter;
-import org.forgerock.opendj.ldap.Matcher;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
+
+import io.bindfirst.server.core.FilterMatcher;
 
 /**
  * {@code userdn}: the requester is one of the listed users. Each value is {@code ldap:///anyone} (everyone,
@@ -44,7 +45,7 @@ final class UserDnRule implements BindRule {
 
     private enum Kind { ANYONE, ALL, SELF, PARENT, DN, SEARCH }
 
-    private record Url(Kind kind, DnPattern dn, SearchScope scope, Matcher filter) {
+    private record Url(Kind kind, DnPattern dn, SearchScope scope, FilterMatcher filter) {
         static Url parse(String text, Schema schema) {
             String rest = LdapUrls.afterScheme(text, "userdn");
             switch (rest.toLowerCase(java.util.Locale.ROOT)) {
@@ -62,7 +63,7 @@ final class UserDnRule implements BindRule {
             SearchScope scope = parts.length > 2 ? LdapUrls.scope(parts[2]) : SearchScope.BASE_OBJECT;
             Filter filter = parts.length > 3 && !parts[3].isEmpty() ? Filter.valueOf(LdapUrls.decode(parts[3]))
                     : Filter.objectClassPresent();
-            return new Url(Kind.SEARCH, dn, scope, filter.matcher(schema));
+            return new Url(Kind.SEARCH, dn, scope, new FilterMatcher(filter, schema));
         }
 
         boolean matches(AciContext c) {
