@@ -14,11 +14,30 @@ import org.forgerock.opendj.ldap.FilterVisitor;
  * matcher, the password check, {@code toString} for the log) would overflow the thread's stack. A search checks
  * this first and refuses what no real client sends.
  */
-final class FilterDepth {
+public final class FilterDepth {
     /** Deeper than any filter a directory client builds; OpenLDAP's own nesting limit is of this order. */
-    static final int MAX = 100;
+    public static final int MAX = 100;
 
     private FilterDepth() {
+    }
+
+    /**
+     * Whether a filter in its string form (RFC 4515) nests more than {@link #MAX} levels: a scan of its
+     * parentheses, for text to check before the SDK's parser, which recurses once a level and overflows the
+     * stack on a deep enough string (an ACI's targetfilter, a filter in an LDAP URL). A parenthesis inside an
+     * assertion value is escaped (\\28, \\29), so the raw ones are the structure.
+     */
+    public static boolean tooDeep(String filter) {
+        int depth = 0;
+        for (int i = 0; i < filter.length(); i++) {
+            char c = filter.charAt(i);
+            if (c == '(' && ++depth > MAX) {
+                return true;
+            } else if (c == ')') {
+                depth--;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code filter} nests (AND, OR, NOT) more than {@link #MAX} levels deep. */

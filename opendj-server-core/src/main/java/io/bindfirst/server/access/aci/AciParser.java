@@ -9,6 +9,7 @@ import org.forgerock.opendj.ldap.Filter;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.core.FilterDepth;
 import io.bindfirst.server.core.FilterMatcher;
 
 /**
@@ -240,6 +241,9 @@ public final class AciParser {
         }
 
         private Filter filter(String value) {
+            if (FilterDepth.tooDeep(value)) {
+                throw error("targetfilter nests more than " + FilterDepth.MAX + " levels");
+            }
             try {
                 return Filter.valueOf(value);
             } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import org.forgerock.opendj.ldap.Filter;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.core.FilterDepth;
 import io.bindfirst.server.core.FilterMatcher;
 
 /**
@@ -61,8 +62,12 @@ final class UserDnRule implements BindRule {
                 return new Url(Kind.DN, dn, null, null);
             }
             SearchScope scope = parts.length > 2 ? LdapUrls.scope(parts[2]) : SearchScope.BASE_OBJECT;
-            Filter filter = parts.length > 3 && !parts[3].isEmpty() ? Filter.valueOf(LdapUrls.decode(parts[3]))
-                    : Filter.objectClassPresent();
+            String filterText = parts.length > 3 ? LdapUrls.decode(parts[3]) : "";
+            if (FilterDepth.tooDeep(filterText)) {
+                throw new IllegalArgumentException("the filter of userdn " + text + " nests more than "
+                        + FilterDepth.MAX + " levels");
+            }
+            Filter filter = filterText.isEmpty() ? Filter.objectClassPresent() : Filter.valueOf(filterText);
             return new Url(Kind.SEARCH, dn, scope, new FilterMatcher(filter, schema));
         }
 

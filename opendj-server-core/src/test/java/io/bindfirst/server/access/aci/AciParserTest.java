@@ -64,6 +64,8 @@ public class AciParserTest {
         assertTrue(name.attributes().covers(SCHEMA.getAttributeType("cn")), "a supertype covers its subtypes");
     }
 
+    private static final String DEEP_FILTER = "(!".repeat(100_000) + "(cn=x)" + ")".repeat(100_000);
+
     @DataProvider
     public Object[][] invalid() {
         String rule = "(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///anyone\";)";
@@ -96,6 +98,11 @@ public class AciParserTest {
             {"(version 3.0; acl \"a\";)", "no allow or deny clause"},
             {rule + " trailing", "unexpected text after the ACI's end"},
             {"", "expected '('"},
+            // The SDK's filter parser recurses once a level: this deep, it overflowed the stack of the thread
+            // that checked an ACI being written.
+            {"(targetfilter=\"" + DEEP_FILTER + "\")" + rule, "targetfilter nests more than 100 levels"},
+            {"(version 3.0; acl \"a\"; allow (read) userdn=\"ldap:///dc=example,dc=com??sub?" + DEEP_FILTER
+                    + "\";)", "nests more than 100 levels"},
         };
     }
 
