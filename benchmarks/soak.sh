@@ -131,8 +131,9 @@ JARS=$CHECKOUT/opendj-backend-je/target
 CP="$(ls "$JARS"/opendj-backend-je-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1):$JARS/lib/*"
 BENCH_JAR=$HERE/target/benchmarks.jar
 [[ -r $BENCH_JAR && -d $JARS/lib ]] || die 3 "no $BENCH_JAR or $JARS/lib: build first (drop --no-build)"
+source "$CHECKOUT/bin/_server-jvm.sh"
 # shellcheck disable=SC2206
-JVM=(${JAVA_OPTS:--Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75})
+JVM=(${JAVA_OPTS:-$SERVER_JVM_DEFAULTS})
 XMX=$(printf '%s\n' "${JVM[@]}" | awk '/^-Xmx/ { v = substr($0, 5); u = tolower(substr(v, length(v)));
   n = v + 0; print (u == "g" ? n * 1073741824 : u == "m" ? n * 1048576 : u == "k" ? n * 1024 : n) }' | tail -n 1)
 [[ -n "$XMX" ]] || die 2 "JAVA_OPTS must set -Xmx (the heap goals are a share of it)"

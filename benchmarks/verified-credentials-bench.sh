@@ -32,8 +32,9 @@ echo "building the server (mvn -o -q -pl opendj-backend-je -am package -DskipTes
 (cd "$CHECKOUT" && mvn -o -q -B -pl opendj-backend-je -am package -DskipTests) || die 1 "the build failed"
 JARS=$CHECKOUT/opendj-backend-je/target
 CP="$(ls "$JARS"/opendj-backend-je-*.jar | head -n 1):$JARS/lib/*"
+source "$CHECKOUT/bin/_server-jvm.sh"
 # shellcheck disable=SC2206
-JVM=(${JAVA_OPTS:--Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75})
+JVM=(${JAVA_OPTS:-$SERVER_JVM_DEFAULTS})
 
 INSTANCE=$PEERS_DIR/vcache-instance
 rm -rf "$INSTANCE"

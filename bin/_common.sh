@@ -5,6 +5,7 @@ PID_FILE="$ROOT/logs/server.pid"
 OUT_FILE="$ROOT/logs/server.out"
 SERVER_JAR_DIR="$ROOT/opendj-backend-je/target"
 TOOLS_JAR_DIR="$ROOT/opendj-tools/target"
+source "$ROOT/bin/_server-jvm.sh"
 
 # The running server's pid, or nothing.
 running_pid() {

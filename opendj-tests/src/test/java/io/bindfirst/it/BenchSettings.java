@@ -71,11 +71,12 @@ final class BenchSettings {
     List<String> serverJvmOpts;
 
     /**
-     * The JVM options {@code bin/start-ds} uses when {@code JAVA_OPTS} is not set, so that a forked server
-     * is measured as shipped ({@code BenchSettingsTest} checks that the two agree).
+     * The JVM options {@code bin/start-ds} uses when {@code JAVA_OPTS} is not set ({@code bin/_server-jvm.sh}),
+     * so that a forked server is measured as shipped ({@code BenchSettingsTest} checks that the two agree).
      */
     static final List<String> SHIPPED_JVM_OPTS = List.of("-Xms64m", "-Xmx192m", "-XX:GCTimeRatio=24",
-            "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=75");
+            "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=75", "-XX:+IgnoreUnrecognizedVMOptions",
+            "-XX:TrimNativeHeapInterval=10000");
 
     /** The process whose resident memory is read around the opening of the idle connections, or -1. */
     long serverPid = -1;

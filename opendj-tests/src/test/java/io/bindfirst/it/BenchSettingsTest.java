@@ -14,16 +14,18 @@ import org.testng.annotations.Test;
 
 /** The bind benchmark forks its server with the JVM options the server ships with. */
 public class BenchSettingsTest {
-    private static final Pattern DEFAULT_JVM = Pattern.compile("JVM=\\(\\$\\{JAVA_OPTS:-([^}]*)\\}\\)");
+    private static final Pattern DEFAULT_JVM = Pattern.compile("(?m)^SERVER_JVM_DEFAULTS=\"([^\"]*)\"$");
 
     @Test
     public void aForkedServerGetsTheJvmOptionsOfStartDs() throws IOException {
-        Path startDs = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent()
-                .resolve("bin/start-ds");
-        Matcher m = DEFAULT_JVM.matcher(Files.readString(startDs));
-        assertTrue(m.find(), "no JVM=(${JAVA_OPTS:-...}) line in " + startDs);
+        Path bin = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent().resolve("bin");
+        assertTrue(Files.readString(bin.resolve("start-ds")).contains("JVM=(${JAVA_OPTS:-$SERVER_JVM_DEFAULTS})"),
+                "bin/start-ds does not use SERVER_JVM_DEFAULTS when JAVA_OPTS is not set");
+        Path defaults = bin.resolve("_server-jvm.sh");
+        Matcher m = DEFAULT_JVM.matcher(Files.readString(defaults));
+        assertTrue(m.find(), "no SERVER_JVM_DEFAULTS=\"...\" line in " + defaults);
         assertEquals(List.of(m.group(1).trim().split("\\s+")), BenchSettings.SHIPPED_JVM_OPTS,
-                "bin/start-ds and BenchSettings.SHIPPED_JVM_OPTS disagree");
+                "bin/_server-jvm.sh (bin/start-ds's defaults) and BenchSettings.SHIPPED_JVM_OPTS disagree");
         if (System.getProperty("bind.bench.serverJvmOpts") == null) {
             assertEquals(BenchSettings.fromSystemProperties().serverJvmOpts, BenchSettings.SHIPPED_JVM_OPTS);
         }
