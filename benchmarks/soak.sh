@@ -10,9 +10,9 @@
 # (LDAPS on PORT+1, /metrics on PORT+2), and drives it with io.bindfirst.bench.MixedLoad (benchmarks.jar):
 # CONNECTIONS connections held open, RATE operations per second in all; nine in ten connections re-bind as
 # random users and search by uid, one in ten (bound as root) modifies a user's description and searches.
-# Every INTERVAL seconds it forces a full GC (jcmd PID GC.run) and samples the heap used after it
-# (jcmd PID GC.heap_info), the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the
-# database's log files, which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
+# Every INTERVAL seconds it samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the
+# database's log files, which come and go as the log grows and is cleaned) and threads (/proc/PID/status), then
+# forces a full GC (jcmd PID GC.run) and samples the heap used after it (jcmd PID GC.heap_info);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
 # Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads), DIR/load.out (the
 # client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
@@ -189,7 +189,8 @@ scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 
 CSV=$OUT/samples.csv
 echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads" >"$CSV"
 : >"$OUT/metrics.txt"
-BASELINE="$(heap_after_gc),$(proc_sample)"
+proc=$(proc_sample)
+BASELINE="$(heap_after_gc),$proc"
 timeout --kill-after=30 $((SECS + 120)) java -Xmx512m -cp "$BENCH_JAR" io.bindfirst.bench.MixedLoad \
   --port "$PORT" --connections "$CONNECTIONS" --rate "$RATE" --seconds "$SECS" --window "$WINDOW" \
   --users "$USERS" >"$OUT/load.out" 2>&1 &
@@ -201,7 +202,10 @@ while kill -0 "$LOAD_PID" 2>/dev/null; do
   kill -0 "$SERVER_PID" 2>/dev/null || { tail -n 30 "$INSTANCE/logs/server.out" >&2; die 3 "the server died at ${t} s"; }
   scrape "$t" >>"$OUT/metrics.txt"
   if (( t >= next_sample && t <= SECS )); then
-    echo "$t,$(heap_after_gc),$(proc_sample)" >>"$CSV"
+    # The process first, then the forced GC: a full GC's own native memory, freed when it ends, stays in glibc's
+    # arenas until the JVM's next native trim (every 10 s), so an RSS read right after it measures the GC.
+    proc=$(proc_sample)
+    echo "$t,$(heap_after_gc),$proc" >>"$CSV"
     next_sample=$((next_sample + INTERVAL))
   fi
   sleep 10
@@ -212,7 +216,8 @@ set -e
 LOAD_PID=
 (( load_rc == 0 || load_rc == 1 )) || { cat "$OUT/load.out" >&2; die 3 "the load client failed (exit $load_rc)"; }
 sleep 10   # the server closes the departed connections
-AFTER="$(heap_after_gc),$(proc_sample)"
+proc=$(proc_sample)
+AFTER="$(heap_after_gc),$proc"
 scrape $(( $(date +%s) - START )) >>"$OUT/metrics.txt"
 cat >"$OUT/run.env" <<ENV
 CONNECTIONS=$CONNECTIONS MINUTES=$MINUTES RATE=$RATE WINDOW=$WINDOW SKIP=$SKIP XMX=$XMX
