@@ -26,8 +26,10 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
      * holds text a client chose (a DN, a filter), so that it cannot end the field or the line.
      */
     public static String quoted(String key, Object value) {
-        StringBuilder b = new StringBuilder(key.length() + 16).append(key).append("=\"");
-        appendEscaped(b, String.valueOf(value));
+        String text = String.valueOf(value);
+        // Sized for the usual value, which needs no escape: one array, not a grown copy of it.
+        StringBuilder b = new StringBuilder(key.length() + text.length() + 3).append(key).append("=\"");
+        appendEscaped(b, text);
         return b.append('"').toString();
     }
 
