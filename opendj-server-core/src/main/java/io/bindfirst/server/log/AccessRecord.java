@@ -27,10 +27,27 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
      */
     public static String quoted(String key, Object value) {
         String text = String.valueOf(value);
-        // Sized for the usual value, which needs no escape: one array, not a grown copy of it.
-        StringBuilder b = new StringBuilder(key.length() + text.length() + 3).append(key).append("=\"");
+        if (!needsEscape(text)) {
+            // The usual case (every bind's authDN): one concatenation makes the string's array once, where a
+            // builder made one and its toString() a copy.
+            return key + "=\"" + text + '"';
+        }
+        StringBuilder b = new StringBuilder(key.length() + text.length() + 8).append(key).append("=\"");
         appendEscaped(b, text);
         return b.append('"').toString();
+    }
+
+    private static boolean needsEscape(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (mustEscape(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean mustEscape(char c) {
+        return c == '"' || c == '\\' || c < 0x20 || c == 0x7f;
     }
 
     /** Escapes quotes, backslashes ({@code \"}, {@code \\}) and control characters ({@code \0a}). */
@@ -40,7 +57,7 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
         int from = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f) {
+            if (mustEscape(c)) {
                 b.append(s, from, i).append('\\');
                 if (c == '"' || c == '\\') {
                     b.append(c);
