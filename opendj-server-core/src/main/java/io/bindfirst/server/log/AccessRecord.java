@@ -26,9 +26,28 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
      * holds text a client chose (a DN, a filter), so that it cannot end the field or the line.
      */
     public static String quoted(String key, Object value) {
-        StringBuilder b = new StringBuilder(key.length() + 16).append(key).append("=\"");
-        appendEscaped(b, String.valueOf(value));
+        String text = String.valueOf(value);
+        if (!needsEscape(text)) {
+            // The usual case (every bind's authDN): one concatenation makes the string's array once, where a
+            // builder made one and its toString() a copy.
+            return key + "=\"" + text + '"';
+        }
+        StringBuilder b = new StringBuilder(key.length() + text.length() + 8).append(key).append("=\"");
+        appendEscaped(b, text);
         return b.append('"').toString();
+    }
+
+    private static boolean needsEscape(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (mustEscape(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean mustEscape(char c) {
+        return c == '"' || c == '\\' || c < 0x20 || c == 0x7f;
     }
 
     /** Escapes quotes, backslashes ({@code \"}, {@code \\}) and control characters ({@code \0a}). */
@@ -38,7 +57,7 @@ public record AccessRecord(long epochMillis, String kind, long connectionId, lon
         int from = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f) {
+            if (mustEscape(c)) {
                 b.append(s, from, i).append('\\');
                 if (c == '"' || c == '\\') {
                     b.append(c);

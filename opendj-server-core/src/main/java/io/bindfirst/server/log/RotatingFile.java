@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * rotations within the same second add {@code .1}, {@code .2}...). After each rotation the oldest
  * rotated files beyond the retention count are deleted.
  *
- * <p>Used by one thread only (a log's writer). It rotates only when asked between two records
+ * <p>Used by one thread at a time (a log's writer; the error log's appender holds its lock). It rotates only
+ * when asked between two records
  * ({@link #rotateIfDue}), so a record is never split across two files, and a file may pass its size limit
  * by what was appended since the last ask (one batch of records).
  */
@@ -58,9 +59,25 @@ final class RotatingFile implements AutoCloseable {
 
     /** Appends whole lines (one record or more). */
     void append(CharSequence text) throws IOException {
-        out.append(text);
+        int n = text.length();
+        if (text instanceof StringBuilder line && n <= MOST_CHARS_KEPT) {
+            // A formatted line goes to the writer through a kept array, not a String made for each record
+            // (Writer.append's toString() copied every access-log line once more). One thread at a time uses
+            // this file (see the class comment), so one array serves it.
+            if (chars.length < n) {
+                chars = new char[Math.min(MOST_CHARS_KEPT, Math.max(n, chars.length * 2))];
+            }
+            line.getChars(0, n, chars, 0);
+            out.write(chars, 0, n);
+        } else {
+            out.append(text);
+        }
         size += utf8Length(text);
     }
+
+    /** The longest line copied through {@link #chars}; a longer one (rare) goes through a String. */
+    private static final int MOST_CHARS_KEPT = 16 * 1024;
+    private char[] chars = new char[512];
 
     void flush() throws IOException {
         out.flush();

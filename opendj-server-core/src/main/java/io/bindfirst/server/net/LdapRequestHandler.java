@@ -43,6 +43,8 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
     private final OperationDispatch dispatch;
     private final RequestReader reader;
     private final ClientConnection connection;
+    /** Closes a connection whose client stopped reading; made once per connection, not with each request. */
+    private final Runnable cutOff;
 
     LdapRequestHandler(OperationFactory operations, OperationDispatch dispatch, DecodeOptions decodeOptions,
                        LDAPClientContext context, ClientConnection connection) {
@@ -50,6 +52,8 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         this.dispatch = dispatch;
         this.reader = new RequestReader(decodeOptions);
         this.connection = connection;
+        this.cutOff = () -> connection.terminate("The client did not read its results for "
+                + LONGEST_WAIT_FOR_CLIENT.toSeconds() + " s");
         context.addListener(new LDAPClientContextEventListener() {
             @Override
             public void handleConnectionError(LDAPClientContext ctx, Throwable error) {
@@ -112,8 +116,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         }
         connection.operationStarted(op);
         return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), dispatch,
-                LONGEST_WAIT_FOR_CLIENT, () -> connection.terminate("The client did not read its results for "
-                        + LONGEST_WAIT_FOR_CLIENT.toSeconds() + " s")));
+                LONGEST_WAIT_FOR_CLIENT, cutOff));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */

@@ -1,11 +1,11 @@
 package io.bindfirst.server.net;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.forgerock.opendj.ldap.responses.Response;
 import org.forgerock.opendj.ldap.responses.Result;
@@ -59,13 +59,31 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
     private final Duration longestWait;
     private final Runnable cutOff;
     private final ConcurrentLinkedQueue<Response> pending = new ConcurrentLinkedQueue<>();
-    /** How many responses {@link #pending} holds (its own size() walks the queue). */
-    private final AtomicInteger queued = new AtomicInteger();
+    /** How many responses {@link #pending} holds (its own size() walks the queue). Through {@link #QUEUED}. */
+    private volatile int queued;
     /** What a producer over the bound waits on; notified when responses leave the queue or the stream ends. */
     private final Object room = new Object();
     private volatile boolean producerWaiting;
-    private final AtomicLong requested = new AtomicLong();
-    private final AtomicInteger wip = new AtomicInteger();
+    /** The transport's outstanding demand, through {@link #REQUESTED}. */
+    private volatile long requested;
+    /** The drain loop's work-in-progress count, through {@link #WIP}. */
+    private volatile int wip;
+    // Fields and VarHandles, not Atomic* objects: one stream is made per request, a bind's included, and three
+    // atomics were three more objects each time.
+    private static final VarHandle QUEUED;
+    private static final VarHandle REQUESTED;
+    private static final VarHandle WIP;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            QUEUED = lookup.findVarHandle(OperationResponses.class, "queued", int.class);
+            REQUESTED = lookup.findVarHandle(OperationResponses.class, "requested", long.class);
+            WIP = lookup.findVarHandle(OperationResponses.class, "wip", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private boolean subscribed;
     /**
      * Until the stream ends or is cancelled; then dropped, so that a cancelled subscriber can be collected
@@ -118,7 +136,12 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         if (n <= 0) {
             invalidRequest = new IllegalArgumentException("request(" + n + "): demand must be positive (3.9)");
         } else {
-            requested.accumulateAndGet(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
+            long current;
+            long next;
+            do {
+                current = requested;
+                next = current + n < 0 ? Long.MAX_VALUE : current + n;
+            } while (!REQUESTED.compareAndSet(this, current, next));
         }
         drain();
     }
@@ -142,11 +165,11 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         if (cancelled) {
             return;
         }
-        if (!(response instanceof Result) && queued.get() >= MOST_QUEUED && Compensation.mayWait()
+        if (!(response instanceof Result) && queued >= MOST_QUEUED && Compensation.mayWait()
                 && !waitForRoom()) {
             return;
         }
-        queued.incrementAndGet();
+        QUEUED.getAndAdd(this, 1);
         pending.offer(response);
         drain();
     }
@@ -180,7 +203,7 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         synchronized (room) {
             producerWaiting = true;
             try {
-                while (queued.get() >= MOST_QUEUED) {
+                while (queued >= MOST_QUEUED) {
                     if (cancelled || operation.isAbandoned()) {
                         return Wait.STOPPED;
                     }
@@ -218,7 +241,7 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
 
     /** Delivers what demand allows; whichever thread gets here first does the work for all (the wip count). */
     private void drain() {
-        if (wip.getAndIncrement() != 0) {
+        if ((int) WIP.getAndAdd(this, 1) != 0) {
             return;
         }
         int missed = 1;
@@ -227,26 +250,26 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
             if (s != null) {
                 deliver(s);
             }
-            missed = wip.addAndGet(-missed);
+            missed = (int) WIP.getAndAdd(this, -missed) - missed;
         } while (missed != 0);
     }
 
     /** One pass of the drain loop, on the thread that owns it. */
     private void deliver(Subscriber<? super Response> s) {
-        long demand = requested.get();
+        long demand = requested;
         long delivered = 0;
         while (delivered != demand && !cancelled && invalidRequest == null) {
             Response next = pending.poll();
             if (next == null) {
                 break;
             }
-            queued.decrementAndGet();
+            QUEUED.getAndAdd(this, -1);
             s.onNext(next);
             delivered++;
         }
         if (delivered != 0) {
             if (demand != Long.MAX_VALUE) {
-                requested.addAndGet(-delivered);
+                REQUESTED.getAndAdd(this, -delivered);
             }
             wakeProducer();
         }
@@ -267,7 +290,7 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         cancelled = true;
         downstream = null;
         pending.clear();
-        queued.set(0);
+        queued = 0;
         wakeProducer();
     }
 }

@@ -188,7 +188,7 @@ public final class PasswordSchemes {
     public long workFactor(ByteSequence storedValue) {
         int close = storedValue == null ? -1 : closingBrace(storedValue);
         PasswordStorageScheme scheme = close < 0 ? null : find(storedValue, 1, close);
-        return scheme == null ? 1
+        return scheme == null || scheme.costsOneHash() ? 1
                 : scheme.workFactor(storedValue.subSequence(close + 1, storedValue.length()).toString());
     }
 

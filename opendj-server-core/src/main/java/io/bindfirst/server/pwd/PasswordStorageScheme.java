@@ -66,6 +66,14 @@ public interface PasswordStorageScheme {
     }
 
     /**
+     * Whether {@link #workFactor} is 1 whatever the value (a digest without a cost parameter): then it is not
+     * asked, and the bind path makes no String of the stored value for it.
+     */
+    default boolean costsOneHash() {
+        return false;
+    }
+
+    /**
      * This scheme encoding new values at {@code costs}: itself for a scheme without a cost. Only the default
      * scheme is asked, once, at start; stored values are checked at the cost they carry.
      */

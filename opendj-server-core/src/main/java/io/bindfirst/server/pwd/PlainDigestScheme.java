@@ -32,6 +32,11 @@ public final class PlainDigestScheme implements PasswordStorageScheme {
     }
 
     @Override
+    public boolean costsOneHash() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return name;
     }

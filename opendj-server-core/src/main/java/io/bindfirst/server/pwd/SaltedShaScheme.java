@@ -48,6 +48,11 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
     }
 
     @Override
+    public boolean costsOneHash() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return name;
     }

@@ -116,4 +116,24 @@ public class RotatingFileTest {
         f.close();
         assertEquals(f.rotatedFiles().size(), 1);
     }
+
+    /**
+     * A line reused by its writer (as the access log's formatter reuses one StringBuilder) lands as it was at each
+     * append, short or long, grown past the kept array or past the longest it keeps, and non-Latin text included.
+     */
+    @Test
+    public void aReusedLineIsWrittenAsItWasAtEachAppend() throws Exception {
+        Path live = Files.createTempDirectory("rotating").resolve("access");
+        RotatingFile f = new RotatingFile(live, LogRotation.NEVER, T0);
+        StringBuilder line = new StringBuilder();
+        List<String> expected = new ArrayList<>();
+        for (int length : new int[] {10, 3, 600, 5, 2_000, 40_000, 7, 17_000, 1}) {
+            line.setLength(0);
+            line.append("L").append(length).append(' ').append("\u00e9x".repeat(length)).append('\n');
+            expected.add(line.substring(0, line.length() - 1));
+            f.append(line);
+        }
+        f.close();
+        assertEquals(Files.readAllLines(live), expected);
+    }
 }

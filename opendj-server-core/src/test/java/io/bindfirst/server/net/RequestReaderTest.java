@@ -1,5 +1,6 @@
 package io.bindfirst.server.net;
 
+import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertTrue;
@@ -7,11 +8,20 @@ import static org.testng.Assert.expectThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.forgerock.opendj.io.ASN1;
+import org.forgerock.opendj.io.AbstractLDAPMessageHandler;
+import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.ByteStringBuilder;
 import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.DecodeOptions;
+import org.forgerock.opendj.ldap.SearchScope;
+import org.forgerock.opendj.ldap.requests.GenericBindRequest;
+import org.forgerock.opendj.ldap.requests.Requests;
+import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.testng.annotations.Test;
 
 /**
@@ -47,6 +57,61 @@ public class RequestReaderTest {
         reader.read(ASN1.getReader(ByteString.wrap(Files.readAllBytes(REGRESSIONS.resolveSibling("seeds")
                 .resolve("search-controls")))), decoder);
         assertNotNull(decoder.operation);
+    }
+
+    /**
+     * The reader keeps its buffers from one request to the next: a request decoded earlier must not change when the
+     * next is read into them (a bind's name and password are still the bind's when its answer is built, which for a
+     * bind queued to a worker is after later requests of its connection were read). Requests of different lengths,
+     * a search between them, a malformed one, and one larger than the buffers keep.
+     */
+    @Test
+    public void aRequestKeepsItsValuesWhenTheNextIsRead() throws Exception {
+        List<GenericBindRequest> binds = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        AbstractLDAPMessageHandler handler = new AbstractLDAPMessageHandler() {
+            @Override
+            public void bindRequest(int messageID, int version, GenericBindRequest request) {
+                ids.add(messageID);
+                binds.add(request);
+            }
+
+            @Override
+            public void searchRequest(int messageID, SearchRequest request) {
+                ids.add(messageID);
+            }
+        };
+        String big = "x".repeat(RequestReader.KEPT_CAPACITY * 3);
+        String[] names = {"uid=user.1,ou=People,dc=example,dc=com", "uid=u,dc=x", "cn=" + big + ",dc=example,dc=com",
+            "uid=user.4321,ou=People,dc=example,dc=com", "uid=a,dc=b"};
+        for (int i = 0; i < names.length; i++) {
+            reader.read(ASN1.getReader(bind(i + 1, names[i], "secret-" + i + "-" + names[i].length())), handler);
+            if (i == 1) {
+                reader.read(ASN1.getReader(search(100, "(uid=" + big + ")")), handler);
+                expectThrows(DecodeException.class, () -> read("substrings-filter-without-substrings"));
+            }
+        }
+        assertEquals(ids, List.of(1, 2, 100, 3, 4, 5));
+        for (int i = 0; i < names.length; i++) {
+            assertEquals(binds.get(i).getName(), names[i], "bind " + (i + 1) + "'s name");
+            assertEquals(ByteString.wrap(binds.get(i).getAuthenticationValue()).toString(),
+                    "secret-" + i + "-" + names[i].length(), "bind " + (i + 1) + "'s password");
+        }
+    }
+
+    private static ByteStringBuilder bind(int messageId, String name, String password) throws Exception {
+        ByteStringBuilder bytes = new ByteStringBuilder();
+        LDAP.getWriter(ASN1.getWriter(bytes), 0).writeBindRequest(messageId, 3,
+                Requests.newGenericBindRequest(name, LDAP.TYPE_AUTHENTICATION_SIMPLE,
+                        password.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return bytes;
+    }
+
+    private static ByteStringBuilder search(int messageId, String filter) throws Exception {
+        ByteStringBuilder bytes = new ByteStringBuilder();
+        LDAP.getWriter(ASN1.getWriter(bytes), 0).writeSearchRequest(messageId,
+                Requests.newSearchRequest("dc=example,dc=com", SearchScope.WHOLE_SUBTREE, filter));
+        return bytes;
     }
 
     private void read(String regression) throws Exception {

@@ -10,6 +10,8 @@ import static org.testng.Assert.fail;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -320,5 +322,23 @@ public class PasswordSchemesTest {
         }
         assertEquals(verifications.get(), threads * rounds * 2);
         assertEquals(wrongAnswers.get(), 0, "wrong answers under concurrency");
+    }
+
+    /**
+     * Only digests without a cost parameter say a check is always one hash (the bind path then asks them no work
+     * factor); a key derivation claiming it would skip the slow lane with a costly value.
+     */
+    @Test
+    public void onlyDigestsWithoutACostSayTheyCostOneHash() {
+        Set<String> oneHash = new TreeSet<>();
+        for (String name : PasswordSchemes.knownNames()) {
+            LENIENT.scheme(name).filter(PasswordStorageScheme::costsOneHash).ifPresent(s -> oneHash.add(s.name()));
+        }
+        Set<String> digests = new TreeSet<>();
+        for (PasswordStorageScheme s : List.of(SaltedShaScheme.SSHA, SaltedShaScheme.SSHA256, SaltedShaScheme.SSHA384,
+                SaltedShaScheme.SSHA512, SaltedShaScheme.SMD5, PlainDigestScheme.SHA, PlainDigestScheme.MD5)) {
+            digests.add(s.name());
+        }
+        assertEquals(oneHash, digests);
     }
 }
