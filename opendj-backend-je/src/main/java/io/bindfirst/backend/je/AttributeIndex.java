@@ -150,6 +150,11 @@ final class AttributeIndex {
         }
     }
 
+    /** Adds one record: {@code id} (8 bytes, big-endian) under {@code key}. */
+    void insert(Transaction txn, DatabaseEntry key, DatabaseEntry id) {
+        db.put(txn, key, id);
+    }
+
     /**
      * Removes {@code id} from each of {@code keys}. Only the one (key, id) pair goes: the key's other ids
      * stay. A pair that is not there is skipped, since the goal (it is absent) already holds.

@@ -1,0 +1,163 @@
+package io.bindfirst.backend.je;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+import com.sleepycat.je.DatabaseEntry;
+
+/**
+ * The records of one index, merged from sorted run files ({@link SortedIndexRuns#spill}'s format) and a sorted
+ * list still in memory, smallest first: keys as unsigned bytes, then ids (the index database's order). Each
+ * source is read a record at a time, so a merge holds one record per run.
+ */
+final class IndexRunMerge implements AutoCloseable {
+    /** One sorted source and its current record. */
+    private abstract static class Source {
+        byte[] key = new byte[64];
+        int length;
+        long id;
+
+        /** Reads the next record into {@link #key}, {@link #length} and {@link #id}; false at the end. */
+        abstract boolean advance() throws IOException;
+
+        void close() throws IOException {
+        }
+
+        final byte[] room(int size) {
+            if (key.length < size) {
+                key = new byte[Math.max(size, key.length * 2)];
+            }
+            return key;
+        }
+
+        final int compareTo(Source other) {
+            int c = Arrays.compareUnsigned(key, 0, length, other.key, 0, other.length);
+            return c != 0 ? c : Long.compare(id, other.id);
+        }
+    }
+
+    private static final class FileSource extends Source {
+        private final Path file;
+        private final DataInputStream in;
+        private int left;
+
+        FileSource(Path file) throws IOException {
+            this.file = file;
+            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
+            this.left = in.readInt();
+        }
+
+        @Override
+        boolean advance() throws IOException {
+            if (left == 0) {
+                return false;
+            }
+            left--;
+            try {
+                int size = in.readShort();
+                length = size == -1 ? in.readInt() : size & 0xffff;
+                in.readFully(room(length), 0, length);
+                id = in.readLong();
+            } catch (EOFException e) {
+                throw new IOException("the run file " + file + " ends early", e);
+            }
+            return true;
+        }
+
+        @Override
+        void close() throws IOException {
+            in.close();
+        }
+    }
+
+    private static final class HeldSource extends Source {
+        private final Iterator<SortedIndexRuns.Record> records;
+
+        HeldSource(List<SortedIndexRuns.Record> records) {
+            this.records = records.iterator();
+        }
+
+        @Override
+        boolean advance() {
+            if (!records.hasNext()) {
+                return false;
+            }
+            SortedIndexRuns.Record r = records.next();
+            length = r.key().length();
+            r.key().copyTo(room(length));
+            id = r.id();
+            return true;
+        }
+    }
+
+    private final List<Source> sources = new ArrayList<>();
+    private final PriorityQueue<Source> queue = new PriorityQueue<>(Source::compareTo);
+    /** The source whose record the last {@link #next} gave: advanced at the next call, not before (its buffer). */
+    private Source given;
+
+    /**
+     * @param files sorted run files of this index
+     * @param held the records still in memory, sorted
+     */
+    IndexRunMerge(List<Path> files, List<SortedIndexRuns.Record> held) throws IOException {
+        try {
+            for (Path file : files) {
+                sources.add(new FileSource(file));
+            }
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
+        sources.add(new HeldSource(held));
+        for (Source source : sources) {
+            if (source.advance()) {
+                queue.add(source);
+            }
+        }
+    }
+
+    /**
+     * The next record: {@code key} is pointed at its key (valid until the next call), {@code id} (8 bytes) given
+     * its id, big-endian. False once every source is done.
+     */
+    boolean next(DatabaseEntry key, byte[] id) throws IOException {
+        if (given != null && given.advance()) {
+            queue.add(given);
+        }
+        given = queue.poll();
+        if (given == null) {
+            return false;
+        }
+        key.setData(given.key, 0, given.length);
+        long value = given.id;
+        for (int i = 7; i >= 0; i--) {
+            id[i] = (byte) value;
+            value >>>= 8;
+        }
+        return true;
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException failure = null;
+        for (Source source : sources) {
+            try {
+                source.close();
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
