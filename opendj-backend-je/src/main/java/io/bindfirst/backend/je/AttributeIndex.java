@@ -150,9 +150,9 @@ final class AttributeIndex {
         }
     }
 
-    /** Adds one record: {@code id} (8 bytes, big-endian) under {@code key}. */
-    void insert(Transaction txn, DatabaseEntry key, DatabaseEntry id) {
-        db.put(txn, key, id);
+    /** A cursor to add records with ({@code cursor.put(key, id)}): one for many puts, as a bulk load does. */
+    Cursor writeCursor(Transaction txn) {
+        return db.openCursor(txn, null);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.Set;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ResultCode;
 
+import com.sleepycat.je.Cursor;
 import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.Transaction;
 
@@ -128,12 +129,12 @@ final class SortedIndexRuns {
                 for (List<Path> run : spilled) {
                     files.add(run.get(i));
                 }
-                int index = i;
-                try (IndexRunMerge merge = new IndexRunMerge(files, held)) {
+                try (IndexRunMerge merge = new IndexRunMerge(files, held);
+                        Cursor cursor = indexes.writeCursor(txn, i)) {
                     DatabaseEntry key = new DatabaseEntry();
                     DatabaseEntry id = new DatabaseEntry(new byte[8]);
                     while (merge.next(key, id.getData())) {
-                        indexes.insert(txn, index, key, id);
+                        cursor.put(key, id);
                     }
                 }
                 held.clear();
