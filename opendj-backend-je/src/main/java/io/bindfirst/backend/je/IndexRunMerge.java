@@ -8,43 +8,37 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
 
 import com.sleepycat.je.DatabaseEntry;
 
 /**
- * The records of one index, merged from sorted run files ({@link SortedIndexRuns#spill}'s format) and a sorted
- * list still in memory, smallest first: keys as unsigned bytes, then ids (the index database's order). Each
+ * The records of one index, merged from sorted run files (as {@link PackedRecords#writeTo} writes them) and the
+ * sorted records still held, smallest first: keys as unsigned bytes, then ids (the index database's order). Each
  * source is read a record at a time, so a merge holds one record per run.
  */
 final class IndexRunMerge implements AutoCloseable {
-    /** One sorted source and its current record. */
+    /** One sorted source and its current record: the key is {@code length} bytes of {@code key} from {@code at}. */
     private abstract static class Source {
         byte[] key = new byte[64];
+        int at;
         int length;
         long id;
 
-        /** Reads the next record into {@link #key}, {@link #length} and {@link #id}; false at the end. */
+        /** Reads the next record into {@link #key}, {@link #at}, {@link #length} and {@link #id}; false at the end. */
         abstract boolean advance() throws IOException;
 
         void close() throws IOException {
         }
 
-        final byte[] room(int size) {
-            if (key.length < size) {
-                key = new byte[Math.max(size, key.length * 2)];
-            }
-            return key;
-        }
-
         final int compareTo(Source other) {
-            int c = Arrays.compareUnsigned(key, 0, length, other.key, 0, other.length);
+            int c = Arrays.compareUnsigned(key, at, at + length, other.key, other.at, other.at + other.length);
             return c != 0 ? c : Long.compare(id, other.id);
         }
     }
 
+    /** A run file: a record count, then per record its key length (4 bytes), key and id (8 bytes). */
     private static final class FileSource extends Source {
         private final Path file;
         private final DataInputStream in;
@@ -63,9 +57,11 @@ final class IndexRunMerge implements AutoCloseable {
             }
             left--;
             try {
-                int size = in.readShort();
-                length = size == -1 ? in.readInt() : size & 0xffff;
-                in.readFully(room(length), 0, length);
+                length = in.readInt();
+                if (key.length < length) {
+                    key = new byte[Math.max(length, key.length * 2)];
+                }
+                in.readFully(key, 0, length);
                 id = in.readLong();
             } catch (EOFException e) {
                 throw new IOException("the run file " + file + " ends early", e);
@@ -79,22 +75,25 @@ final class IndexRunMerge implements AutoCloseable {
         }
     }
 
+    /** The records still in memory, sorted: read in place. */
     private static final class HeldSource extends Source {
-        private final Iterator<SortedIndexRuns.Record> records;
+        private final PackedRecords records;
+        private int next;
 
-        HeldSource(List<SortedIndexRuns.Record> records) {
-            this.records = records.iterator();
+        HeldSource(PackedRecords records) {
+            this.records = records;
+            this.key = records.data();
         }
 
         @Override
         boolean advance() {
-            if (!records.hasNext()) {
+            if (next == records.size()) {
                 return false;
             }
-            SortedIndexRuns.Record r = records.next();
-            length = r.key().length();
-            r.key().copyTo(room(length));
-            id = r.id();
+            int offset = records.offset(next++);
+            length = records.keyLength(offset);
+            at = offset + 4;
+            id = records.id(offset);
             return true;
         }
     }
@@ -108,7 +107,7 @@ final class IndexRunMerge implements AutoCloseable {
      * @param files sorted run files of this index
      * @param held the records still in memory, sorted
      */
-    IndexRunMerge(List<Path> files, List<SortedIndexRuns.Record> held) throws IOException {
+    IndexRunMerge(List<Path> files, PackedRecords held) throws IOException {
         try {
             for (Path file : files) {
                 sources.add(new FileSource(file));
@@ -137,7 +136,7 @@ final class IndexRunMerge implements AutoCloseable {
         if (given == null) {
             return false;
         }
-        key.setData(given.key, 0, given.length);
+        key.setData(given.key, given.at, given.length);
         long value = given.id;
         for (int i = 7; i >= 0; i--) {
             id[i] = (byte) value;

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -24,33 +23,28 @@ import io.bindfirst.server.backend.BackendException;
  * A bulk load's index records, written to each index once, in key order, when the load ends. Entry by entry,
  * each of an entry's keys lands in a different part of a different index; and runs written one after another
  * into a growing tree (as before) revisit every node of it per run, splitting them half full, and at a million
- * entries re-read nodes evicted since. Here the records are gathered in memory; a full run is sorted and
- * written to a file of its own per index ({@link #spill}); {@link #writeAll} merges the files and the records
- * still held ({@link IndexRunMerge}), so each index's B-tree is filled from its smallest key to its largest,
- * one leaf after the other. The run files live in a folder of the database directory and go once written.
+ * entries re-read nodes evicted since. Here the records are gathered in memory ({@link PackedRecords}); a full
+ * run is sorted and written to a file of its own per index ({@link #spill}); {@link #writeAll} merges the files
+ * and the records still held ({@link IndexRunMerge}), so each index's B-tree is filled from its smallest key to
+ * its largest, one leaf after the other. The run files live in a folder of the database directory and go once
+ * written.
  */
 final class SortedIndexRuns {
-    /** Records held before a run is sorted and spilled: about 60 MB of heap. */
+    /** Records held before a run is sorted and spilled: about 30 MB of heap. */
     static final int RUN_RECORDS = 1 << 20;
+    /** Key bytes held before a run is spilled, whatever the count: long keys fill the heap sooner. */
+    private static final int RUN_BYTES = 256 << 20;
     /** The folder of the run files, in the database directory (JE ignores it). */
     static final String FOLDER = "import-runs";
-    /** The order of the index databases: keys as unsigned bytes (as ByteString compares them), then ids. */
-    private static final Comparator<Record> ORDER = (a, b) -> {
-        int c = a.key().compareTo(b.key());
-        return c != 0 ? c : Long.compare(a.id(), b.id()); // ids are positive: their big-endian bytes sort so too
-    };
-
-    /** One index record: a key and an entry holding it. */
-    record Record(ByteString key, long id) {
-    }
 
     private final Indexes indexes;
     private final Path folder;
     private final int runRecords;
-    private final List<List<Record>> pending = new ArrayList<>();
+    private final List<PackedRecords> pending = new ArrayList<>();
     /** Per spilled run, its file per index (in index order). */
     private final List<List<Path>> spilled = new ArrayList<>();
     private int size;
+    private long bytes;
 
     /** @param directory the database directory, where the run files go */
     SortedIndexRuns(Indexes indexes, Path directory) {
@@ -63,7 +57,7 @@ final class SortedIndexRuns {
         this.folder = directory.resolve(FOLDER);
         this.runRecords = runRecords;
         for (int i = 0; i < indexes.names().size(); i++) {
-            pending.add(new ArrayList<>());
+            pending.add(new PackedRecords());
         }
     }
 
@@ -71,14 +65,15 @@ final class SortedIndexRuns {
     void add(List<Set<ByteString>> keys, long id) {
         for (int i = 0; i < keys.size(); i++) {
             for (ByteString key : keys.get(i)) {
-                pending.get(i).add(new Record(key, id));
+                pending.get(i).add(key, id);
+                bytes += key.length() + 12;
             }
             size += keys.get(i).size();
         }
     }
 
     boolean full() {
-        return size >= runRecords;
+        return size >= runRecords || bytes >= RUN_BYTES;
     }
 
     /** Sorts the records held and writes them to run files (one per index), then forgets them. */
@@ -90,26 +85,19 @@ final class SortedIndexRuns {
             }
             List<Path> files = new ArrayList<>();
             for (int i = 0; i < pending.size(); i++) {
-                List<Record> records = pending.get(i);
-                records.sort(ORDER);
+                PackedRecords records = pending.get(i);
+                records.sort();
                 Path file = folder.resolve("run-" + spilled.size() + "-index-" + i);
                 try (OutputStream os = Files.newOutputStream(file);
                         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16))) {
-                    out.writeInt(records.size());
-                    for (Record r : records) {
-                        out.writeShort(r.key().length() > 0xffff ? -1 : r.key().length());
-                        if (r.key().length() > 0xffff) {
-                            out.writeInt(r.key().length()); // a key too long for the short form
-                        }
-                        r.key().copyTo(out);
-                        out.writeLong(r.id());
-                    }
+                    records.writeTo(out);
                 }
                 files.add(file);
                 records.clear();
             }
             spilled.add(files);
             size = 0;
+            bytes = 0;
         } catch (IOException e) {
             throw new BackendException(ResultCode.OTHER, "The import cannot write its index records to " + folder
                     + ": " + e.getMessage(), e);
@@ -123,8 +111,8 @@ final class SortedIndexRuns {
     void writeAll(Transaction txn) throws BackendException {
         try {
             for (int i = 0; i < pending.size(); i++) {
-                List<Record> held = pending.get(i);
-                held.sort(ORDER);
+                PackedRecords held = pending.get(i);
+                held.sort();
                 List<Path> files = new ArrayList<>();
                 for (List<Path> run : spilled) {
                     files.add(run.get(i));
@@ -144,6 +132,7 @@ final class SortedIndexRuns {
             }
             spilled.clear();
             size = 0;
+            bytes = 0;
             clearFolder();
         } catch (IOException e) {
             throw new BackendException(ResultCode.OTHER, "The import cannot read its index records back from "
