@@ -112,15 +112,19 @@ final class IndexRunMerge implements AutoCloseable {
             for (Path file : files) {
                 sources.add(new FileSource(file));
             }
-        } catch (IOException e) {
-            close();
-            throw e;
-        }
-        sources.add(new HeldSource(held));
-        for (Source source : sources) {
-            if (source.advance()) {
-                queue.add(source);
+            sources.add(new HeldSource(held));
+            for (Source source : sources) {
+                if (source.advance()) {
+                    queue.add(source);
+                }
             }
+        } catch (IOException e) {
+            try {
+                close(); // the files opened so far
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
     }
 
