@@ -150,6 +150,11 @@ final class AttributeIndex {
         }
     }
 
+    /** A cursor to add records with ({@code cursor.put(key, id)}): one for many puts, as a bulk load does. */
+    Cursor writeCursor(Transaction txn) {
+        return db.openCursor(txn, null);
+    }
+
     /**
      * Removes {@code id} from each of {@code keys}. Only the one (key, id) pair goes: the key's other ids
      * stay. A pair that is not there is skipped, since the goal (it is absent) already holds.

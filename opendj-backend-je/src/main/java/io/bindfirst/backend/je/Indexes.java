@@ -242,9 +242,9 @@ final class Indexes {
         }
     }
 
-    /** Adds {@code id} under one key of one index, the {@code position}th of {@link #names()} (a bulk load). */
-    void insert(Transaction txn, int position, ByteString key, long id) {
-        all.get(position).insert(txn, Set.of(key), id);
+    /** A cursor adding records to one index, the {@code position}th of {@link #names()} (a bulk load). */
+    Cursor writeCursor(Transaction txn, int position) {
+        return all.get(position).writeCursor(txn);
     }
 
     /** Removes {@code id} from every index, under the keys {@link #keys} gave for its entry. */

@@ -267,8 +267,8 @@ final class JeBackend implements Backend {
             return t;
         });
         long imported = 0;
-        // A bulk load writes index records in sorted runs (see SortedIndexRuns) rather than with each entry.
-        SortedIndexRuns runs = storage.bulk() ? new SortedIndexRuns(indexes) : null;
+        // A bulk load writes index records at its end, each index once in key order (see SortedIndexRuns).
+        SortedIndexRuns runs = storage.bulk() ? new SortedIndexRuns(indexes, config.directory()) : null;
         // Entries of the batch being stored that are in place: a bulk load does not roll a failed batch back.
         long[] storing = {0};
         try {
@@ -301,7 +301,7 @@ final class JeBackend implements Backend {
                     refused.forEach(r -> rejects.rejected(r.item(), r.reason()));
                 }
                 if (runs != null && runs.full()) {
-                    writeRuns(runs);
+                    spill(runs);
                 }
             }
             if (runs != null) {
@@ -325,7 +325,15 @@ final class JeBackend implements Backend {
 
     private void writeRuns(SortedIndexRuns runs) throws BackendException {
         storage.write(txn -> {
-            runs.flush(txn);
+            runs.writeAll(txn);
+            return null;
+        });
+    }
+
+    /** Spills a full run, as a write: a failure leaves the load damaged (its entries would lack index records). */
+    private void spill(SortedIndexRuns runs) throws BackendException {
+        storage.write(txn -> {
+            runs.spill();
             return null;
         });
     }

@@ -1,41 +1,63 @@
 package io.bindfirst.backend.je;
 
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
 import org.forgerock.opendj.ldap.ByteString;
+import org.forgerock.opendj.ldap.ResultCode;
 
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.Transaction;
 
+import io.bindfirst.server.backend.BackendException;
+
 /**
- * A bulk load's index records, gathered in memory and written index by index in key order, a run at a time,
- * rather than entry by entry: records inserted in key order go to the B-tree node the one before went to,
- * where entry by entry each of an entry's keys lands in a different part of a different index. That was most
- * of a bulk load's time. Bounded: {@link #full()} says when a run is worth writing.
+ * A bulk load's index records, written to each index once, in key order, when the load ends. Entry by entry,
+ * each of an entry's keys lands in a different part of a different index; and runs written one after another
+ * into a growing tree (as before) revisit every node of it per run, splitting them half full, and at a million
+ * entries re-read nodes evicted since. Here the records are gathered in memory ({@link PackedRecords}); a full
+ * run is sorted and written to a file of its own per index ({@link #spill}); {@link #writeAll} merges the files
+ * and the records still held ({@link IndexRunMerge}), so each index's B-tree is filled from its smallest key to
+ * its largest, one leaf after the other. The run files live in a folder of the database directory and go once
+ * written.
  */
 final class SortedIndexRuns {
-    /** Records per run: about 60 MB of heap, and runs long enough that most keys of a run share nodes. */
-    private static final int RUN_RECORDS = 1 << 20;
-    /** The order of the index databases: keys as unsigned bytes (as ByteString compares them), then ids. */
-    private static final Comparator<Record> ORDER = (a, b) -> {
-        int c = a.key().compareTo(b.key());
-        return c != 0 ? c : Long.compare(a.id(), b.id()); // ids are positive: their big-endian bytes sort so too
-    };
-
-    /** One index record: a key and an entry holding it. */
-    private record Record(ByteString key, long id) {
-    }
+    /** Records held before a run is sorted and spilled: about 30 MB of heap. */
+    static final int RUN_RECORDS = 1 << 20;
+    /** Key bytes held before a run is spilled, whatever the count: long keys fill the heap sooner. */
+    private static final int RUN_BYTES = 256 << 20;
+    /** The folder of the run files, in the database directory (JE ignores it). */
+    static final String FOLDER = "import-runs";
 
     private final Indexes indexes;
-    private final List<List<Record>> pending = new ArrayList<>();
+    private final Path folder;
+    private final int runRecords;
+    private final List<PackedRecords> pending = new ArrayList<>();
+    /** Per spilled run, its file per index (in index order). */
+    private final List<List<Path>> spilled = new ArrayList<>();
     private int size;
+    private long bytes;
 
-    SortedIndexRuns(Indexes indexes) {
+    /** @param directory the database directory, where the run files go */
+    SortedIndexRuns(Indexes indexes, Path directory) {
+        this(indexes, directory, RUN_RECORDS);
+    }
+
+    /** @param runRecords records held before a run is spilled (small in tests, to get several runs) */
+    SortedIndexRuns(Indexes indexes, Path directory, int runRecords) {
         this.indexes = indexes;
+        this.folder = directory.resolve(FOLDER);
+        this.runRecords = runRecords;
         for (int i = 0; i < indexes.names().size(); i++) {
-            pending.add(new ArrayList<>());
+            pending.add(new PackedRecords());
         }
     }
 
@@ -43,26 +65,89 @@ final class SortedIndexRuns {
     void add(List<Set<ByteString>> keys, long id) {
         for (int i = 0; i < keys.size(); i++) {
             for (ByteString key : keys.get(i)) {
-                pending.get(i).add(new Record(key, id));
+                pending.get(i).add(key, id);
+                bytes += key.length() + 12;
             }
             size += keys.get(i).size();
         }
     }
 
     boolean full() {
-        return size >= RUN_RECORDS;
+        return size >= runRecords || bytes >= RUN_BYTES;
     }
 
-    /** Writes every record held, in key order, and forgets them. */
-    void flush(Transaction txn) {
-        for (int i = 0; i < pending.size(); i++) {
-            List<Record> records = pending.get(i);
-            records.sort(ORDER);
-            for (Record r : records) {
-                indexes.insert(txn, i, r.key(), r.id());
+    /** Sorts the records held and writes them to run files (one per index), then forgets them. */
+    void spill() throws BackendException {
+        try {
+            if (spilled.isEmpty()) {
+                clearFolder(); // what an import stopped by a crash left
+                Files.createDirectories(folder);
             }
-            records.clear();
+            List<Path> files = new ArrayList<>();
+            for (int i = 0; i < pending.size(); i++) {
+                PackedRecords records = pending.get(i);
+                records.sort();
+                Path file = folder.resolve("run-" + spilled.size() + "-index-" + i);
+                try (OutputStream os = Files.newOutputStream(file);
+                        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16))) {
+                    records.writeTo(out);
+                }
+                files.add(file);
+                records.clear();
+            }
+            spilled.add(files);
+            size = 0;
+            bytes = 0;
+        } catch (IOException e) {
+            throw new BackendException(ResultCode.OTHER, "The import cannot write its index records to " + folder
+                    + ": " + e.getMessage(), e);
         }
-        size = 0;
+    }
+
+    /**
+     * Writes every record, spilled and held, index by index, each index in key order, and forgets them all (the
+     * run files go). Several calls write what was added between them.
+     */
+    void writeAll(Transaction txn) throws BackendException {
+        try {
+            for (int i = 0; i < pending.size(); i++) {
+                PackedRecords held = pending.get(i);
+                held.sort();
+                List<Path> files = new ArrayList<>();
+                for (List<Path> run : spilled) {
+                    files.add(run.get(i));
+                }
+                try (IndexRunMerge merge = new IndexRunMerge(files, held);
+                        Cursor cursor = indexes.writeCursor(txn, i)) {
+                    DatabaseEntry key = new DatabaseEntry();
+                    DatabaseEntry id = new DatabaseEntry(new byte[8]);
+                    while (merge.next(key, id.getData())) {
+                        cursor.put(key, id);
+                    }
+                }
+                held.clear();
+                for (Path file : files) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            spilled.clear();
+            size = 0;
+            bytes = 0;
+            clearFolder();
+        } catch (IOException e) {
+            throw new BackendException(ResultCode.OTHER, "The import cannot read its index records back from "
+                    + folder + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void clearFolder() throws IOException {
+        if (Files.isDirectory(folder)) {
+            try (var files = Files.list(folder)) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.deleteIfExists(folder);
+        }
     }
 }

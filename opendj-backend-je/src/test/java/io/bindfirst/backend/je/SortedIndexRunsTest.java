@@ -1,0 +1,166 @@
+package io.bindfirst.backend.je;
+
+import static io.bindfirst.backend.je.TestSupport.PEOPLE;
+import static io.bindfirst.backend.je.TestSupport.person;
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.forgerock.opendj.ldap.ByteString;
+import org.testng.annotations.AfterMethod;
+import org.testng.annotations.BeforeMethod;
+import org.testng.annotations.Test;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.OperationStatus;
+
+import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.BackendException;
+
+/**
+ * The bulk load's index records: held, spilled to sorted run files, merged and written once per index. Each
+ * index must end up holding exactly the records added, whatever the order they came in and however many runs
+ * they were spread over.
+ */
+public class SortedIndexRunsTest {
+    private Path dir;
+    private JeStorage storage;
+    private Indexes indexes;
+
+    @BeforeMethod
+    public void open() throws BackendException {
+        dir = TestSupport.tempDir();
+        storage = new JeStorage("userRoot", dir, 0, true, BackendConfig.DEFAULT_FREE_DISK_BYTES);
+        Database meta = storage.openDatabase("meta", false);
+        Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
+        indexes = Indexes.open(storage, meta, id2entry, new EntryCodec(TestSupport.SCHEMA),
+                TestSupport.SERVER_INDEXES, TestSupport.SCHEMA);
+    }
+
+    @AfterMethod(alwaysRun = true)
+    public void close() {
+        storage.close();
+        TestSupport.delete(dir);
+    }
+
+    @Test
+    public void recordsSpreadOverManyRunsAreWrittenEachIndexInFullAndInOrder() throws Exception {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(7)); // ids and keys in no order: the sort and the merge must do it
+        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000);
+        List<TreeSet<String>> expected = new ArrayList<>();
+        indexes.names().forEach(name -> expected.add(new TreeSet<>()));
+        int spills = 0;
+        for (int i : order) {
+            long id = i + 1;
+            List<Set<ByteString>> keys = indexes.keys(person(i, PEOPLE));
+            runs.add(keys, id);
+            for (int x = 0; x < keys.size(); x++) {
+                for (ByteString key : keys.get(x)) {
+                    expected.get(x).add(record(key.toByteArray(), Ids.entry(id).getData()));
+                }
+            }
+            if (runs.full()) {
+                runs.spill();
+                spills++;
+            }
+        }
+        // a key past the short length form, in a run file and in what is still held
+        byte[] longKey = new byte[70_000];
+        Arrays.fill(longKey, (byte) 'x');
+        runs.add(keyForEachIndex(ByteString.wrap(longKey)), 90_001);
+        runs.spill();
+        spills++;
+        runs.add(keyForEachIndex(ByteString.wrap(longKey)), 90_000);
+        for (TreeSet<String> records : expected) {
+            records.add(record(longKey, Ids.entry(90_001).getData()));
+            records.add(record(longKey, Ids.entry(90_000).getData()));
+        }
+        assertTrue(spills > 10, "spread over many runs: " + spills);
+        assertEquals(fileCount(), spills * indexes.names().size(), "one run file per index per spill");
+
+        storage.write(txn -> {
+            runs.writeAll(txn);
+            return null;
+        });
+
+        for (int x = 0; x < expected.size(); x++) {
+            assertEquals(stored(x), List.copyOf(expected.get(x)), indexes.names().get(x));
+        }
+        assertFalse(Files.exists(dir.resolve(SortedIndexRuns.FOLDER)), "the run files go once written");
+    }
+
+    @Test
+    public void recordsThatNeverFilledARunAreWrittenWithoutFiles() throws Exception {
+        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir);
+        List<Set<ByteString>> second = indexes.keys(person(2, PEOPLE));
+        List<Set<ByteString>> first = indexes.keys(person(1, PEOPLE));
+        runs.add(second, 2);
+        runs.add(first, 1);
+        assertFalse(runs.full());
+        storage.write(txn -> {
+            runs.writeAll(txn);
+            return null;
+        });
+        assertFalse(Files.exists(dir.resolve(SortedIndexRuns.FOLDER)), "nothing spilled");
+        for (int x = 0; x < first.size(); x++) {
+            TreeSet<String> expected = new TreeSet<>();
+            for (ByteString key : first.get(x)) {
+                expected.add(record(key.toByteArray(), Ids.entry(1).getData()));
+            }
+            for (ByteString key : second.get(x)) {
+                expected.add(record(key.toByteArray(), Ids.entry(2).getData()));
+            }
+            assertEquals(stored(x), List.copyOf(expected), indexes.names().get(x));
+        }
+    }
+
+    private List<Set<ByteString>> keyForEachIndex(ByteString key) {
+        List<Set<ByteString>> keys = new ArrayList<>();
+        indexes.names().forEach(name -> keys.add(Set.of(key)));
+        return keys;
+    }
+
+    /** The records of the index at {@code position}, in the database's order. */
+    private List<String> stored(int position) throws BackendException {
+        return storage.read(() -> {
+            List<String> out = new ArrayList<>();
+            try (Cursor cursor = indexes.writeCursor(null, position)) {
+                DatabaseEntry key = new DatabaseEntry();
+                DatabaseEntry data = new DatabaseEntry();
+                while (cursor.getNext(key, data, null) == OperationStatus.SUCCESS) {
+                    out.add(record(key.getData(), data.getData()));
+                }
+            }
+            return out;
+        });
+    }
+
+    private long fileCount() throws Exception {
+        try (Stream<Path> files = Files.list(dir.resolve(SortedIndexRuns.FOLDER))) {
+            return files.count();
+        }
+    }
+
+    /** A record as text that sorts as the index does: hex of the key (unsigned bytes), then of the id. */
+    private static String record(byte[] key, byte[] id) {
+        return HexFormat.of().formatHex(key) + "/" + HexFormat.of().formatHex(id);
+    }
+}
