@@ -14,16 +14,21 @@
 # database's log files, which come and go as the log grows and is cleaned) and threads (/proc/PID/status), then
 # forces a full GC (jcmd PID GC.run) and samples the heap used after it (jcmd PID GC.heap_info);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
-# Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads), DIR/load.out (the
+# Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes: the last is the
+# part of the RSS in the Java heap's reserved range, from /proc/PID/smaps), DIR/load.out (the
 # client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
-#   SOAK ... errors=N [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE [..]
+#   SOAK ... errors=N [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
+#   rss_heap_slope_B_per_min=SLOPE±SE native_rss_slope_B_per_min=SLOPE±SE [..]
 #   fds_slope_per_h=SLOPE±SE [..] threads_slope_per_h=SLOPE±SE [..] p99_first_ms=... p99_last_ms=...
 #   p99_ratio=... [..] ... RESULT=PASS|FAIL|UNSURE
 # Slopes are least squares over the samples after the first fifth of the run (at most 10 minutes: caches
-# warming up), with their standard error (SE). Goals: no error; heap and RSS slopes that would add less than
-# a tenth of the maximum heap (-Xmx) in a day; less than one descriptor (not counting .jdb files) and one
+# warming up), with their standard error (SE). Goals: no error; slopes of the heap after GC and of the RSS
+# outside the Java heap ("native") that would add less than a tenth of the maximum heap (-Xmx) in a day; less
+# than one descriptor (not counting .jdb files) and one
 # thread more per hour; the p99 over all operations in the last WINDOW within 1.2x of the first (WINDOW:
-# 10 minutes, or a third of shorter runs). A slope goal is PASS when slope + 2 SE is under its limit, FAIL
+# 10 minutes, or a third of shorter runs). The RSS inside the Java heap is the heap's committed size, which G1
+# grows and shrinks as it sees fit up to -Xmx (a bound, not a leak; what the heap holds is the heap-after-GC
+# goal), so the total RSS slope and its heap part are reported, not judged. A slope goal is PASS when slope + 2 SE is under its limit, FAIL
 # when slope - 2 SE is over it, and UNSURE in between: the samples are too noisy or too few, run longer.
 # The server is stopped by its pid at the end, whatever happens.
 # Env: JAVA_OPTS (default: those of bin/start-ds)  USERS (10000)
@@ -42,8 +47,10 @@ report() {
   field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$RESULT"; }
   # slope COLUMN SCALE: least squares of a samples.csv column (times SCALE) per minute over the samples at or
   # after SKIP s, and its standard error: "slope se".
+  # With a third argument, the slope of column COLUMN minus that column.
   slope() {
-    awk -F, -v c="$1" -v k="$2" -v skip="$SKIP" 'BEGIN { n = 0 } NR > 1 && $1 >= skip { x[n] = $1 / 60; y[n] = $c * k; n++ }
+    awk -F, -v c="$1" -v k="$2" -v d="${3:-0}" -v skip="$SKIP" 'BEGIN { n = 0 }
+      NR > 1 && $1 >= skip { x[n] = $1 / 60; y[n] = ($c - (d > 0 ? $d : 0)) * k; n++ }
       END { if (n < 3) { print "0 0"; exit }
             for (i = 0; i < n; i++) { mx += x[i] / n; my += y[i] / n }
             for (i = 0; i < n; i++) { sxx += (x[i] - mx) ^ 2; sxy += (x[i] - mx) * (y[i] - my) }
@@ -56,9 +63,11 @@ report() {
   leak() {
     awk -v b="$1" -v se="$2" -v l="$3" 'BEGIN { print (b + 2 * se < l ? "PASS" : b - 2 * se > l ? "FAIL" : "UNSURE") }'
   }
-  local heap heap_se rss rss_se fds fds_se threads threads_se limit errors ratio
+  local heap heap_se rss rss_se rss_heap rss_heap_se native native_se fds fds_se threads threads_se limit errors ratio
   read -r heap heap_se <<<"$(slope 2 1)"
   read -r rss rss_se <<<"$(slope 3 1)"
+  read -r rss_heap rss_heap_se <<<"$(slope 7 1)"
+  read -r native native_se <<<"$(slope 3 1 7)"
   read -r fds fds_se <<<"$(slope 5 60)"          # per hour
   read -r threads threads_se <<<"$(slope 6 60)"
   limit=$(awk -v x="$XMX" 'BEGIN { printf "%.0f", x / 10 / 1440 }')   # bytes per minute: a tenth of -Xmx a day
@@ -66,23 +75,24 @@ report() {
   local v_err v_p99 v_heap v_rss v_fds v_threads overall=PASS
   v_err=$( (( errors == 0 )) && echo PASS || echo FAIL)
   v_p99=$(awk -v r="$ratio" 'BEGIN { print (r + 0 > 0 && r <= 1.2 ? "PASS" : "FAIL") }')
-  v_heap=$(leak "$heap" "$heap_se" "$limit") v_rss=$(leak "$rss" "$rss_se" "$limit")
+  v_heap=$(leak "$heap" "$heap_se" "$limit") v_rss=$(leak "$native" "$native_se" "$limit")
   v_fds=$(leak "$fds" "$fds_se" 1) v_threads=$(leak "$threads" "$threads_se" 1)
   for v in "$v_err" "$v_p99" "$v_heap" "$v_rss" "$v_fds" "$v_threads"; do
     [[ $v == FAIL ]] && overall=FAIL
     [[ $v == UNSURE && $overall == PASS ]] && overall=UNSURE
   done
-  local b_heap b_rss b_fds b_nojdb b_threads a_heap a_rss a_fds a_nojdb a_threads summary
-  IFS=, read -r b_heap b_rss b_fds b_nojdb b_threads <<<"$BASELINE"
-  IFS=, read -r a_heap a_rss a_fds a_nojdb a_threads <<<"$AFTER"
+  local b_heap b_rss b_fds b_nojdb b_threads b_rss_heap a_heap a_rss a_fds a_nojdb a_threads a_rss_heap summary
+  IFS=, read -r b_heap b_rss b_fds b_nojdb b_threads b_rss_heap <<<"$BASELINE"
+  IFS=, read -r a_heap a_rss a_fds a_nojdb a_threads a_rss_heap <<<"$AFTER"
   summary="SOAK connections=$CONNECTIONS minutes=$MINUTES rate=$RATE ops=$(field ops) ops_per_s=$(field ops_per_s)"
   summary+=" errors=$errors [$v_err] heap_slope_B_per_min=$heap±$heap_se [$v_heap]"
-  summary+=" rss_slope_B_per_min=$rss±$rss_se [$v_rss] (limit $limit)"
+  summary+=" rss_slope_B_per_min=$rss±$rss_se rss_heap_slope_B_per_min=$rss_heap±$rss_heap_se"
+  summary+=" native_rss_slope_B_per_min=$native±$native_se [$v_rss] (limit $limit)"
   summary+=" fds_slope_per_h=$fds±$fds_se [$v_fds] threads_slope_per_h=$threads±$threads_se [$v_threads]"
   summary+=" p99_first_ms=$(field p99_first_ms) p99_last_ms=$(field p99_last_ms) p99_ratio=$ratio [$v_p99]"
   summary+=" window_s=$WINDOW slopes_after_s=$SKIP"
-  summary+=" before: heap=$b_heap rss=$b_rss fds=$b_fds fds_nojdb=$b_nojdb threads=$b_threads"
-  summary+=" after: heap=$a_heap rss=$a_rss fds=$a_fds fds_nojdb=$a_nojdb threads=$a_threads RESULT=$overall"
+  summary+=" before: heap=$b_heap rss=$b_rss rss_heap=${b_rss_heap:-} fds=$b_fds fds_nojdb=$b_nojdb threads=$b_threads"
+  summary+=" after: heap=$a_heap rss=$a_rss rss_heap=${a_rss_heap:-} fds=$a_fds fds_nojdb=$a_nojdb threads=$a_threads RESULT=$overall"
   echo "$RESULT" >"$OUT/summary.txt"
   echo "$summary" | tee -a "$OUT/summary.txt"
   case $overall in PASS) return 0 ;; FAIL) return 1 ;; *) return 4 ;; esac
@@ -175,19 +185,32 @@ heap_after_gc() {
   jcmd "$SERVER_PID" GC.run >/dev/null
   jcmd "$SERVER_PID" GC.heap_info | awk 'match($0, /used [0-9]+K/) { print substr($0, RSTART + 5, RLENGTH - 6) * 1024; exit }'
 }
-proc_sample() {   # rss_bytes,fds,fds_nojdb,threads
-  local rss threads fds nojdb links
+# The Java heap's reserved address range, as 16 hex digits each ("lo hi"), from GC.heap_info's first line.
+heap_range() {
+  jcmd "$SERVER_PID" GC.heap_info | awk 'match($0, /\[0x[0-9a-f]+, 0x[0-9a-f]+\)/) {
+      split(substr($0, RSTART + 1, RLENGTH - 2), a, /, /)
+      for (i = 1; i <= 2; i++) { h = substr(a[i], 3); printf "%s%s", substr("0000000000000000", 1, 16 - length(h)) h, (i == 1 ? " " : "\n") }
+      exit }'
+}
+proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes
+  local rss threads fds nojdb links rss_heap
   rss=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$SERVER_PID/status")
+  # smaps prints addresses in lower-case hex of varying width: padded to 16 digits they compare as strings.
+  rss_heap=$(awk -v lo="${HEAP_RANGE% *}" -v hi="${HEAP_RANGE#* }" '
+      /^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); a = substr("0000000000000000", 1, 16 - length(r[1])) r[1]; in_heap = (a >= lo && a < hi) }
+      /^Rss:/ && in_heap { kb += $2 } END { print kb * 1024 }' "/proc/$SERVER_PID/smaps")
   threads=$(awk '/^Threads:/ { print $2 }' "/proc/$SERVER_PID/status")
   links=$(find "/proc/$SERVER_PID/fd" -mindepth 1 -maxdepth 1 -printf '%l\n')   # one listing for both counts
   fds=$(grep -c . <<<"$links" || true)
   nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
-  echo "$rss,$fds,$nojdb,$threads"
+  echo "$rss,$fds,$nojdb,$threads,$rss_heap"
 }
 scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
 
 CSV=$OUT/samples.csv
-echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads" >"$CSV"
+echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes" >"$CSV"
+HEAP_RANGE=$(heap_range)
+[[ $HEAP_RANGE =~ ^[0-9a-f]{16}\ [0-9a-f]{16}$ ]] || die 3 "could not read the Java heap's address range (jcmd $SERVER_PID GC.heap_info)"
 : >"$OUT/metrics.txt"
 proc=$(proc_sample)
 BASELINE="$(heap_after_gc),$proc"
