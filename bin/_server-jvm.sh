@@ -5,8 +5,7 @@
 #   occupancy, not adaptively: 10,000 idle bound connections hold ~40 MiB, which else squeezes the young
 #   generation or starts marking cycles back to back.
 # - The native heap trimmed every 10 s (TrimNativeHeapInterval): glibc keeps what the JVM's native code frees
-#   (the JIT's and the collector's working memory) in its arenas, and in a long run that retained memory
-#   grew the resident size by ~180 KiB a minute with nothing leaking; one trim gave back 22 MiB
-#   (docs/BENCHMARKS.md, "A soak"). Older JDK 17 updates lack the option, hence
+#   in its arenas; one trim of a server 21 minutes into a mixed load gave back 22 MiB, and with the option the
+#   same soak ran ~20 MiB lower (docs/BENCHMARKS.md, "A soak"). Older JDK 17 updates lack the option, hence
 #   IgnoreUnrecognizedVMOptions: they start without trimming instead of refusing to start.
 SERVER_JVM_DEFAULTS="-Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75 -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000"

@@ -154,6 +154,14 @@ public final class Launcher {
      * ({@code ds-cfg-reload-check-interval}) still reloads changed files.
      */
     private static void reloadTlsOnHangUp(DirectoryServer server) {
+        if (hangUpIgnored()) {
+            // The JVM leaves a signal ignored at its start ignored, and accepts a handler for it without a word.
+            System.err.println("Warning: this process was started with SIGHUP ignored (by nohup, or a parent that "
+                    + "ignores it), so bin/reload-tls cannot reach it; start it with bin/start-ds, or through "
+                    + "'env --default-signal=HUP'. Changed TLS files are still read within "
+                    + "ds-cfg-reload-check-interval.");
+            return;
+        }
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> server.reloadTls());
         } catch (IllegalArgumentException e) {
@@ -161,5 +169,19 @@ public final class Launcher {
                     + "will stop the server instead. Changed TLS files are still read within "
                     + "ds-cfg-reload-check-interval.");
         }
+    }
+
+    /** Whether SIGHUP (signal 1) is in this process's ignored set, as Linux shows it in /proc/self/status. */
+    private static boolean hangUpIgnored() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 1L) != 0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not Linux, or no /proc: nothing to tell.
+        }
+        return false;
     }
 }

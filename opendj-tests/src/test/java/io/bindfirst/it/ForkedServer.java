@@ -71,6 +71,10 @@ final class ForkedServer implements AutoCloseable {
                     "ds-cfg-verified-credential-cache-size", Integer.toString(VERIFIED_CREDENTIAL_CACHE));
             config.apply(text).write(ldif);
             List<String> cmd = new ArrayList<>();
+            if (envResetsHangUp()) {
+                // As bin/start-ds: a build run under nohup would hand the server a SIGHUP it can never catch.
+                cmd.addAll(List.of("/usr/bin/env", "--default-signal=HUP"));
+            }
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOpts);
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
@@ -102,6 +106,20 @@ final class ForkedServer implements AutoCloseable {
             stop(p, hook);
             TestServer.deleteTree(instance);
             throw e;
+        }
+    }
+
+    /** Whether this machine's env can start a program with SIGHUP at its default (GNU coreutils 8.31 and later). */
+    private static boolean envResetsHangUp() {
+        try {
+            Process probe = new ProcessBuilder("/usr/bin/env", "--default-signal=HUP", "true")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
