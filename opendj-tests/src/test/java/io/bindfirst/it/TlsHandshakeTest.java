@@ -43,8 +43,8 @@ import io.bindfirst.server.tls.TlsStatistics;
  * the client finished, or the limit passed.
  */
 public class TlsHandshakeTest {
-    private TestServer server;
-    private Path ca;
+    protected TestServer server;
+    protected Path ca;
 
     @BeforeClass
     public void start() throws Exception {

@@ -25,6 +25,7 @@ import org.forgerock.opendj.ldif.LDIFEntryReader;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.IndexType;
 import io.bindfirst.server.log.AccessLogFormat;
+import io.bindfirst.server.work.ThreadNice;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.Argon2Scheme;
 import io.bindfirst.server.pwd.PasswordAttribute;
@@ -49,6 +50,8 @@ public final class ConfigLoader {
      * up kept half the bind latency (p50) and up to twice the binds/s that way (docs/BENCHMARKS.md).
      */
     static final int DEFAULT_HANDSHAKE_THREADS = 2;
+    /** The handshake threads' nice value: the lowest priority, as measured in docs/BENCHMARKS.md ("TLS"). */
+    static final int DEFAULT_HANDSHAKE_NICE = 19;
     static final DN SASL_EXTERNAL = DN.valueOf(ServerConfig.Tls.SASL_EXTERNAL);
     static final DN SASL_PLAIN = DN.valueOf(ServerConfig.Sasl.PLAIN);
     static final DN IDENTITY_MAPPER = DN.valueOf(ServerConfig.IdentityMapper.ENTRY);
@@ -313,8 +316,11 @@ public final class ConfigLoader {
         ServerConfig.Tls.Provider provider = ServerConfig.Tls.Provider.JDK;
         ServerConfig.Tls.SessionCache sessions = ServerConfig.Tls.SessionCache.JDK_DEFAULTS;
         int handshakeThreads = DEFAULT_HANDSHAKE_THREADS;
+        int handshakeNice = DEFAULT_HANDSHAKE_NICE;
         if (crypto != null) {
             handshakeThreads = integer(crypto, "ds-cfg-ssl-handshake-threads", DEFAULT_HANDSHAKE_THREADS, 0, 64);
+            handshakeNice = integer(crypto, "ds-cfg-ssl-handshake-thread-nice", DEFAULT_HANDSHAKE_NICE, 0,
+                    ThreadNice.MOST);
             provider = provider(crypto);
             // 0 would be the JDK's "no limit": a storm of new clients would grow the cache without end.
             int cacheSize = integer(crypto, "ds-cfg-ssl-session-cache-size", sessions.size(), 1, Integer.MAX_VALUE);
@@ -339,7 +345,7 @@ public final class ConfigLoader {
                 keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
                 ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
                         string(km, "ds-cfg-reload-check-interval", "10 s")), provider,
-                clientCertificates(crypto), sessions, handshakeThreads);
+                clientCertificates(crypto), sessions, handshakeThreads, handshakeNice);
     }
 
     /** The trust manager, the crypto manager's client-auth policy and the EXTERNAL mechanism's validation. */

@@ -165,12 +165,15 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
      * @param handshakeTimeout a connection whose handshake has not finished this long after it began is closed
      * @param reloadCheckInterval how often the key and certificate files are checked for a change, and read
      *        again if changed; zero = never
+     * @param handshakeThreads threads that run handshake steps off the selector threads; 0 = on the selectors
+     * @param handshakeNice the handshake threads' nice value (0 to 19)
      */
     public record Tls(KeyStoreType keyStoreType, Path certificateFile, Path privateKeyFile, Path keyStoreFile,
                       Path keyStorePinFile, boolean createLocalCertificate, List<String> protocols,
                       List<String> cipherSuites, java.time.Duration handshakeTimeout,
                       java.time.Duration reloadCheckInterval, Provider provider,
-                      ClientCertificates clientCertificates, SessionCache sessionCache, int handshakeThreads) {
+                      ClientCertificates clientCertificates, SessionCache sessionCache, int handshakeThreads,
+                      int handshakeNice) {
         public static final String KEY_MANAGER = "cn=Default Key Manager,cn=Key Manager Providers,cn=config";
         public static final String CRYPTO_MANAGER = "cn=Crypto Manager,cn=config";
         public static final String TRUST_MANAGER = "cn=Default Trust Manager,cn=Trust Manager Providers,cn=config";
@@ -285,25 +288,25 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         public Tls withHandshakeTimeout(java.time.Duration timeout) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, timeout, reloadCheckInterval, provider,
-                    clientCertificates, sessionCache, handshakeThreads);
+                    clientCertificates, sessionCache, handshakeThreads, handshakeNice);
         }
 
         public Tls withReloadCheckInterval(java.time.Duration interval) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, interval, provider,
-                    clientCertificates, sessionCache, handshakeThreads);
+                    clientCertificates, sessionCache, handshakeThreads, handshakeNice);
         }
 
         public Tls withProvider(Provider p) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, p,
-                    clientCertificates, sessionCache, handshakeThreads);
+                    clientCertificates, sessionCache, handshakeThreads, handshakeNice);
         }
 
         public Tls withClientCertificates(ClientCertificates c) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
-                    c, sessionCache, handshakeThreads);
+                    c, sessionCache, handshakeThreads, handshakeNice);
         }
 
         /**
@@ -313,7 +316,17 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         public Tls withHandshakeThreads(int n) {
             return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
                     createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
-                    clientCertificates, sessionCache, n);
+                    clientCertificates, sessionCache, n, handshakeNice);
+        }
+
+        /**
+         * {@code ds-cfg-ssl-handshake-thread-nice}: the nice value of the handshake threads (0 to 19), higher than
+         * the other threads' so that a storm of new connections takes the CPU the established ones leave.
+         */
+        public Tls withHandshakeNice(int nice) {
+            return new Tls(keyStoreType, certificateFile, privateKeyFile, keyStoreFile, keyStorePinFile,
+                    createLocalCertificate, protocols, cipherSuites, handshakeTimeout, reloadCheckInterval, provider,
+                    clientCertificates, sessionCache, handshakeThreads, nice);
         }
 
         /** The configured files, for messages that ask for them to be replaced. */

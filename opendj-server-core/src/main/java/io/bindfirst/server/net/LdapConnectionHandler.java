@@ -72,7 +72,8 @@ public final class LdapConnectionHandler implements AutoCloseable {
         // the client gets protocolError instead of the operation's own answer (undefinedAttributeType for
         // an add, a read-only refusal for cn=config...). Operations check names against the strict schema.
         DecodeOptions decodeOptions = new DecodeOptions().setSchema(schema.asNonStrictSchema());
-        this.tlsLayer = tls == null ? null : new TlsLayer(tls, tlsStatistics, connections, tls.handshakeThreads());
+        this.tlsLayer = tls == null ? null : new TlsLayer(tls, tlsStatistics, connections, tls.handshakeThreads(),
+                tls.handshakeNice());
         Accept accept = new Accept(operations, decodeOptions, authenticatedUsers, accessLog, workQueue, tlsLayer);
         GrizzlyLDAPListener plain = null;
         try {

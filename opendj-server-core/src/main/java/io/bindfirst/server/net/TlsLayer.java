@@ -22,6 +22,7 @@ import org.glassfish.grizzly.ssl.SSLUtils;
 
 import io.bindfirst.server.tls.TlsContext;
 import io.bindfirst.server.tls.TlsStatistics;
+import io.bindfirst.server.work.ThreadNice;
 
 /**
  * TLS in the connections' Grizzly filter chains: one {@link SSLFilter}, first in the LDAPS listener's chain
@@ -47,14 +48,26 @@ final class TlsLayer implements AutoCloseable {
     private final OffSelector offSelector;
     private final ClientConnections connections;
 
-    /** @param handshakeThreads threads for handshake steps ({@code ds-cfg-ssl-handshake-threads}); 0: none */
-    TlsLayer(TlsContext tls, TlsStatistics statistics, ClientConnections connections, int handshakeThreads) {
+    /**
+     * @param handshakeThreads threads for handshake steps ({@code ds-cfg-ssl-handshake-threads}); 0: none
+     * @param handshakeNice their nice value ({@code ds-cfg-ssl-handshake-thread-nice}): with the threads that
+     *        serve established connections at 0, the kernel runs those first, and a storm of handshakes takes
+     *        the CPU they leave (docs/BENCHMARKS.md, "TLS handshakes and reconnect storms")
+     */
+    TlsLayer(TlsContext tls, TlsStatistics statistics, ClientConnections connections, int handshakeThreads,
+            int handshakeNice) {
         this.tls = tls;
         this.statistics = statistics;
         this.connections = connections;
+        ThreadNice nice = handshakeThreads == 0 || handshakeNice == 0 ? null : ThreadNice.ofThisSystem();
         this.handshakes = handshakeThreads == 0 ? null : new ThreadPoolExecutor(handshakeThreads,
                 handshakeThreads, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "tls-handshake");
+                    Thread t = new Thread(() -> {
+                        if (handshakeNice > 0) {
+                            nice.raiseCurrentThread(handshakeNice, "TLS handshake threads");
+                        }
+                        r.run();
+                    }, "tls-handshake");
                     t.setDaemon(true);
                     return t;
                 });

@@ -309,6 +309,11 @@ public final class TlsContext implements AutoCloseable {
         return cfg.handshakeThreads();
     }
 
+    /** The handshake threads' nice value ({@code ds-cfg-ssl-handshake-thread-nice}). */
+    public int handshakeNice() {
+        return cfg.handshakeNice();
+    }
+
     /** The server's TLS session cache, for tests and a monitor. */
     public javax.net.ssl.SSLSessionContext serverSessions() {
         return current.ssl().getServerSessionContext();

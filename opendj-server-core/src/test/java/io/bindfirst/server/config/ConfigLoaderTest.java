@@ -89,7 +89,7 @@ public class ConfigLoaderTest {
                 root.toAbsolutePath().resolve("config/tls/server-key.pem"), null, null, true,
                 java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10),
                 java.time.Duration.ofSeconds(10), ServerConfig.Tls.Provider.JDK,
-                ServerConfig.Tls.ClientCertificates.NONE, ServerConfig.Tls.SessionCache.JDK_DEFAULTS, 2));
+                ServerConfig.Tls.ClientCertificates.NONE, ServerConfig.Tls.SessionCache.JDK_DEFAULTS, 2, 19));
         assertEquals(c.securePasswordBinds(), ServerConfig.SecurePasswordBinds.NON_LOOPBACK);
     }
 
@@ -143,6 +143,11 @@ public class ConfigLoaderTest {
         e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-handshake-threads: 2",
                 "ds-cfg-ssl-handshake-threads: 1000"));
         assertTrue(e.getMessage().contains("ds-cfg-ssl-handshake-threads"), e.getMessage());
+        assertEquals(loadEdited("ds-cfg-ssl-handshake-thread-nice: 19", "ds-cfg-ssl-handshake-thread-nice: 0").tls()
+                .handshakeNice(), 0);
+        e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-handshake-thread-nice: 19",
+                "ds-cfg-ssl-handshake-thread-nice: 20"));
+        assertTrue(e.getMessage().contains("ds-cfg-ssl-handshake-thread-nice"), e.getMessage());
         e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-session-cache-size: 20480",
                 "ds-cfg-ssl-session-cache-size: 0"));
         assertTrue(e.getMessage().contains("ds-cfg-ssl-session-cache-size"), e.getMessage());
