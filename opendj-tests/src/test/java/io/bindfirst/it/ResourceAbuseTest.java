@@ -154,13 +154,13 @@ public class ResourceAbuseTest {
             Poll.until("the idle limit and the handshake deadline to close them all", Duration.ofSeconds(60),
                     () -> server.server().clientConnections().size(), n -> n == 0);
             // Closed for the clients too: each reads (an LDAP connection's notice, then) the end of the stream.
-            int open = 0;
-            for (Socket s : sockets) {
-                if (!closedByServer(s)) {
-                    open++;
+            List<String> open = new ArrayList<>();
+            for (int i = 0; i < sockets.size(); i++) {
+                if (!closedByServer(sockets.get(i))) {
+                    open.add("#" + i + (i % 5 == 4 ? " LDAPS" : " LDAP") + (i % 2 == 0 ? " half sent" : " silent"));
                 }
             }
-            assertEquals(open, 0, "connections the server forgot without closing them");
+            assertTrue(open.isEmpty(), "connections the server forgot without closing them: " + open);
         } finally {
             for (Socket s : sockets) {
                 s.close();

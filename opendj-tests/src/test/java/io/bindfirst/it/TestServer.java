@@ -57,8 +57,8 @@ public final class TestServer implements AutoCloseable {
     public static TestServer start(int users, UnaryOperator<ServerConfig> tweak) throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-it-");
         copyConfig(instance);
-        TestServer ts = new TestServer(instance,
-                c -> tweak.apply(withFreePorts(c).withSampleEntries(Map.of("userRoot", users))));
+        TestServer ts = new TestServer(instance, c -> tweak.apply(
+                withNormalPriorityHandshakes(withFreePorts(c)).withSampleEntries(Map.of("userRoot", users))));
         ts.startServer();
         return ts;
     }
@@ -70,6 +70,16 @@ public final class TestServer implements AutoCloseable {
     static ServerConfig withFreePorts(ServerConfig c) {
         ServerConfig out = c.withListenPort(0).withHttpMetrics(c.httpMetrics().withPort(0));
         return c.ldapsListener() == null ? out : out.withLdapsListener(c.ldapsListener().withPort(0));
+    }
+
+    /**
+     * TLS handshake threads at the other threads' priority (the shipped nice value is 19): this JVM is the
+     * server and its clients at once, and the clients' threads, at nice 0, would take the handshake threads'
+     * CPU, which a real server's clients, on other machines or at least in other processes, do not. The tests
+     * of the shipped value set it back ({@link TlsHandshakeOffSelectorTest}).
+     */
+    static ServerConfig withNormalPriorityHandshakes(ServerConfig c) {
+        return c.tls() == null ? c : c.withTls(c.tls().withHandshakeNice(0));
     }
 
     private void startServer() throws Exception {

@@ -49,7 +49,7 @@ public class TlsHandshakeTest {
     @BeforeClass
     public void start() throws Exception {
         server = TestServer.start(60, c -> c.withTls(c.tls().withHandshakeTimeout(Duration.ofSeconds(8))
-                .withProvider(provider()).withHandshakeThreads(handshakeThreads())));
+                .withProvider(provider()).withHandshakeThreads(handshakeThreads()).withHandshakeNice(handshakeNice())));
         ca = server.instance().resolve("config/tls/ca.pem");
     }
 
@@ -67,6 +67,11 @@ public class TlsHandshakeTest {
 
     /** Threads for handshake steps off the selectors ({@link TlsHandshakeOffSelectorTest}); 0: on them. */
     protected int handshakeThreads() {
+        return 0;
+    }
+
+    /** The handshake threads' nice value: the one {@link TestServer} gives its servers unless overridden. */
+    protected int handshakeNice() {
         return 0;
     }
 
