@@ -201,8 +201,16 @@ public final class ClientConnections implements AutoCloseable {
         long limitSeconds = TimeUnit.NANOSECONDS.toSeconds(idleLimitNanos);
         for (ClientConnection c : open.values()) {
             if (c.idleNanos(now) > idleLimitNanos) {
-                c.disconnect(ResultCode.ADMIN_LIMIT_EXCEEDED, "The connection was idle for more than the "
-                        + "idle time limit of " + limitSeconds + " seconds");
+                String why = "The connection was idle for more than the idle time limit of " + limitSeconds
+                        + " seconds";
+                if (c.tlsHandshaking()) {
+                    // No notice mid-handshake: it would wait in the write queue for a handshake the client has
+                    // not finished, and the socket with it (ResourceAbuseTest: LDAPS connections that sent half
+                    // a ClientHello left the registry with their sockets open).
+                    c.terminate(why);
+                } else {
+                    c.disconnect(ResultCode.ADMIN_LIMIT_EXCEEDED, why);
+                }
             }
         }
     }
