@@ -25,12 +25,12 @@ import org.forgerock.opendj.ldif.LDIFEntryReader;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.IndexType;
 import io.bindfirst.server.log.AccessLogFormat;
-import io.bindfirst.server.work.ThreadNice;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.Argon2Scheme;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.Pbkdf2HmacSha256Scheme;
 import io.bindfirst.server.pwd.SchemeCosts;
+import io.bindfirst.server.work.ThreadNice;
 
 /**
  * Reads {@code config.ldif} once into a {@link ServerConfig}. Every value is checked here, so a bad one

@@ -52,7 +52,7 @@ final class TlsLayer implements AutoCloseable {
      * @param handshakeThreads threads for handshake steps ({@code ds-cfg-ssl-handshake-threads}); 0: none
      * @param handshakeNice their nice value ({@code ds-cfg-ssl-handshake-thread-nice}): with the threads that
      *        serve established connections at 0, the kernel runs those first, and a storm of handshakes takes
-     *        the CPU they leave (docs/BENCHMARKS.md, "TLS handshakes and reconnect storms")
+     *        the CPU they leave (docs/BENCHMARKS.md, "Established connections during a handshake storm")
      */
     TlsLayer(TlsContext tls, TlsStatistics statistics, ClientConnections connections, int handshakeThreads,
             int handshakeNice) {
@@ -63,7 +63,7 @@ final class TlsLayer implements AutoCloseable {
         this.handshakes = handshakeThreads == 0 ? null : new ThreadPoolExecutor(handshakeThreads,
                 handshakeThreads, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(() -> {
-                        if (handshakeNice > 0) {
+                        if (nice != null) {
                             nice.raiseCurrentThread(handshakeNice, "TLS handshake threads");
                         }
                         r.run();
