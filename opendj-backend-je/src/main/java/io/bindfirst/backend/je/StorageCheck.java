@@ -16,7 +16,7 @@ import io.bindfirst.server.backend.BackendException;
 /**
  * What {@code Backend.verify} checks of a JE backend: every dn2id key names an entry of id2entry stored under
  * that DN, whose parent has a key (base DNs excepted), and no two keys name one entry; every id2entry entry has
- * a key; every equality index holds each value of each entry, and nothing else. Reads committed data without a
+ * a key; every index of every kind holds each key of each entry, and nothing else. Reads committed data without a
  * snapshot, so it is meant for a backend that nothing writes to meanwhile (a stopped server's, offline).
  */
 final class StorageCheck {
