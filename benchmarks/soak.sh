@@ -12,7 +12,7 @@
 # random users and search by uid, one in ten (bound as root) modifies a user's description and searches.
 # Every INTERVAL seconds it samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the
 # database's log files, which come and go as the log grows and is cleaned) and threads (/proc/PID/status), then
-# forces a full GC (jcmd PID GC.run) and samples the heap used after it (jcmd PID GC.heap_info);
+# forces a full GC and counts the bytes of the objects live after it (jcmd PID GC.class_histogram);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
 # Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes: the last is the
 # part of the RSS in the Java heap's reserved range, from /proc/PID/smaps), DIR/load.out (the
@@ -181,9 +181,11 @@ done
 grep -q '^The server is listening on' "$INSTANCE/logs/server.out" || die 3 "the server did not listen within 120 s"
 echo "server pid $SERVER_PID on 127.0.0.1:$PORT; $CONNECTIONS connections, $RATE ops/s, $MINUTES min; files in $OUT"
 
+# The bytes the heap's live objects hold, counted by the full GC that GC.class_histogram runs first, in the same
+# pause: a GC.run then a GC.heap_info are two attaches a second or more apart, and the load allocates meanwhile
+# (tens of MB at 1,000 operations/s on a slow machine), which was most of the samples' scatter.
 heap_after_gc() {
-  jcmd "$SERVER_PID" GC.run >/dev/null
-  jcmd "$SERVER_PID" GC.heap_info | awk 'match($0, /used [0-9]+K/) { print substr($0, RSTART + 5, RLENGTH - 6) * 1024; exit }'
+  jcmd "$SERVER_PID" GC.class_histogram | awk '$1 == "Total" { print $3; exit }'
 }
 # The Java heap's reserved address range, as 16 hex digits each ("lo hi"), from GC.heap_info's first line.
 heap_range() {
