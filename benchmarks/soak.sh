@@ -10,9 +10,10 @@
 # (LDAPS on PORT+1, /metrics on PORT+2), and drives it with io.bindfirst.bench.MixedLoad (benchmarks.jar):
 # CONNECTIONS connections held open, RATE operations per second in all; nine in ten connections re-bind as
 # random users and search by uid, one in ten (bound as root) modifies a user's description and searches.
-# Every INTERVAL seconds it samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the
-# database's log files, which come and go as the log grows and is cleaned) and threads (/proc/PID/status), then
-# forces a full GC and counts the bytes of the objects live after it (jcmd PID GC.class_histogram);
+# Every INTERVAL seconds it forces a full GC and counts the bytes of the objects live after it (jcmd PID
+# GC.class_histogram), has the JVM return freed native memory to the system (jcmd PID System.trim_native_heap),
+# then samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the database's log files,
+# which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
 # Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes: the last is the
 # part of the RSS in the Java heap's reserved range, from /proc/PID/smaps), DIR/load.out (the
@@ -207,6 +208,17 @@ proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes
   nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
   echo "$rss,$fds,$nojdb,$threads,$rss_heap"
 }
+# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap". The full GC first, then a native trim, then the process:
+# glibc keeps freed native memory in its arenas until the JVM's next trim (every 10 s, TrimNativeHeapInterval),
+# so an RSS read at a random moment is a few MB high or low by where it falls between trims, and one read right
+# after a full GC counts the GC's own scratch memory. Trimming first measures what the process still holds,
+# which is what a leak grows. (A JDK without System.trim_native_heap, before 17.0.9, skips it.)
+sample() {
+  local heap
+  heap=$(heap_after_gc)
+  jcmd "$SERVER_PID" System.trim_native_heap >/dev/null 2>&1 || true
+  echo "$heap,$(proc_sample)"
+}
 scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
 
 CSV=$OUT/samples.csv
@@ -214,8 +226,7 @@ echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes" >"
 HEAP_RANGE=$(heap_range)
 [[ $HEAP_RANGE =~ ^[0-9a-f]{16}\ [0-9a-f]{16}$ ]] || die 3 "could not read the Java heap's address range (jcmd $SERVER_PID GC.heap_info)"
 : >"$OUT/metrics.txt"
-proc=$(proc_sample)
-BASELINE="$(heap_after_gc),$proc"
+BASELINE=$(sample)
 timeout --kill-after=30 $((SECS + 120)) java -Xmx512m -cp "$BENCH_JAR" io.bindfirst.bench.MixedLoad \
   --port "$PORT" --connections "$CONNECTIONS" --rate "$RATE" --seconds "$SECS" --window "$WINDOW" \
   --users "$USERS" >"$OUT/load.out" 2>&1 &
@@ -227,10 +238,7 @@ while kill -0 "$LOAD_PID" 2>/dev/null; do
   kill -0 "$SERVER_PID" 2>/dev/null || { tail -n 30 "$INSTANCE/logs/server.out" >&2; die 3 "the server died at ${t} s"; }
   scrape "$t" >>"$OUT/metrics.txt"
   if (( t >= next_sample && t <= SECS )); then
-    # The process first, then the forced GC: a full GC's own native memory, freed when it ends, stays in glibc's
-    # arenas until the JVM's next native trim (every 10 s), so an RSS read right after it measures the GC.
-    proc=$(proc_sample)
-    echo "$t,$(heap_after_gc),$proc" >>"$CSV"
+    echo "$t,$(sample)" >>"$CSV"
     next_sample=$((next_sample + INTERVAL))
   fi
   sleep 10
@@ -241,8 +249,7 @@ set -e
 LOAD_PID=
 (( load_rc == 0 || load_rc == 1 )) || { cat "$OUT/load.out" >&2; die 3 "the load client failed (exit $load_rc)"; }
 sleep 10   # the server closes the departed connections
-proc=$(proc_sample)
-AFTER="$(heap_after_gc),$proc"
+AFTER=$(sample)
 scrape $(( $(date +%s) - START )) >>"$OUT/metrics.txt"
 cat >"$OUT/run.env" <<ENV
 CONNECTIONS=$CONNECTIONS MINUTES=$MINUTES RATE=$RATE WINDOW=$WINDOW SKIP=$SKIP XMX=$XMX
