@@ -215,7 +215,7 @@ proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes
 # glibc keeps freed native memory in its arenas until the JVM's next trim (every 10 s, TrimNativeHeapInterval),
 # so an RSS read at a random moment is a few MB high or low by where it falls between trims, and one read right
 # after a full GC counts the GC's own scratch memory. Trimming first measures what the process still holds,
-# which is what a leak grows. (A JDK without System.trim_native_heap, before 17.0.9, skips it.)
+# which is what a leak grows. (A JDK without the System.trim_native_heap command skips the trim.)
 sample() {
   local heap
   heap=$(heap_after_gc)
