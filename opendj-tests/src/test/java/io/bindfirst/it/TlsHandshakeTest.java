@@ -26,6 +26,10 @@ import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import com.unboundid.asn1.ASN1StreamReader;
+import com.unboundid.ldap.protocol.BindRequestProtocolOp;
+import com.unboundid.ldap.protocol.ExtendedRequestProtocolOp;
+import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.ExtendedResult;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.ResultCode;
@@ -239,6 +243,51 @@ public class TlsHandshakeTest {
         }
         Map<String, Long> after = stats().failures();
         assertTrue(!after.equals(before), "a failure is counted: " + after);
+    }
+
+    /**
+     * A user deleted while their connection is between StartTLS and the end of its handshake loses the
+     * connection at once, not at the handshake time limit (8 s here): no notice of disconnection can be sent
+     * then, since the client reads TLS records by now and none exist yet. Before the client's first handshake
+     * bytes and after them.
+     */
+    @Test
+    public void aUserDeletedMidStartTlsIsDisconnected() throws Exception {
+        for (boolean helloSent : new boolean[] {false, true}) {
+            String dn = TestServer.user(helloSent ? 59 : 58);
+            try (Socket s = new Socket("127.0.0.1", server.port())) {
+                s.setSoTimeout(5_000);
+                OutputStream out = s.getOutputStream();
+                ASN1StreamReader in = new ASN1StreamReader(s.getInputStream());
+                out.write(new LDAPMessage(1, new BindRequestProtocolOp(dn, TestServer.USER_PASSWORD))
+                        .encode().encode());
+                assertEquals(LDAPMessage.readFrom(in, false).getBindResponseProtocolOp().getResultCode(), 0);
+                out.write(new LDAPMessage(2, new ExtendedRequestProtocolOp(
+                        StartTLSExtendedRequest.STARTTLS_REQUEST_OID, null)).encode().encode());
+                assertEquals(LDAPMessage.readFrom(in, false).getExtendedResponseProtocolOp().getResultCode(), 0);
+                if (helloSent) {
+                    out.write(clientHello());
+                    out.flush();
+                    Thread.sleep(200); // the server reads it and answers; it now waits for the client
+                }
+                try (LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
+                    root.delete(dn);
+                }
+                long t0 = System.nanoTime();
+                try {
+                    while (s.getInputStream().read() >= 0) {
+                        continue; // the server's handshake flight, if the hello was sent
+                    }
+                } catch (java.net.SocketTimeoutException e) {
+                    throw new AssertionError("hello sent " + helloSent + ": the deleted user's connection is "
+                            + "still open 5 s after the delete", e);
+                } catch (java.net.SocketException reset) {
+                    // closed while reading: as good
+                }
+                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                assertTrue(ms < 5_000, "closed after " + ms + " ms");
+            }
+        }
     }
 
     /** The stall test's clients never get far enough to check a certificate. */

@@ -239,8 +239,19 @@ public final class ClientConnection implements Session, BoundConnection {
         return bindMessageId == messageId;
     }
 
+    /**
+     * Sends the notice of disconnection and closes; mid-handshake (after StartTLS, or on LDAPS before the first
+     * handshake ends) closes without it. The client then reads TLS records and none can carry a notice yet: the
+     * SDK would queue it behind the handshake and keep the connection open until the client finished it, for
+     * ever if it never did (the handshake's time limit ends with {@link #closed}), e.g. a connection of a user
+     * deleted between StartTLS and the handshake's end.
+     */
     @Override
     public void disconnect(ResultCode code, String message) {
+        if (tlsState.get() == TLS_HANDSHAKING) {
+            closeWithoutNotice(message);
+            return;
+        }
         context.disconnect(code, message);
         closed(message);
     }
