@@ -15,11 +15,13 @@
 # then samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the database's log files,
 # which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
-# Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes: the last is the
-# part of the RSS in the Java heap's reserved range, from /proc/PID/smaps), DIR/load.out (the
+# Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,
+# rss_malloc_bytes,rss_file_bytes: the RSS by kind of mapping, from /proc/PID/smaps: in the Java heap's reserved
+# range, the JIT's code, the C library's malloc arenas, mapped files), DIR/load.out (the
 # client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
 #   SOAK ... errors=N [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
 #   rss_heap_slope_B_per_min=SLOPE±SE native_rss_slope_B_per_min=SLOPE±SE [..]
+#   native_by_kind_B_per_min: code_cache=.. malloc=.. files=.. other_anonymous=.. (which kind grows; not judged)
 #   fds_slope_per_h=SLOPE±SE [..] threads_slope_per_h=SLOPE±SE [..] p99_first_ms=... p99_last_ms=...
 #   p99_ratio=... [..] ... RESULT=PASS|FAIL|UNSURE
 # Slopes are least squares over the samples after the first fifth of the run (at most 10 minutes: caches
@@ -48,10 +50,10 @@ report() {
   field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$RESULT"; }
   # slope COLUMN SCALE: least squares of a samples.csv column (times SCALE) per minute over the samples at or
   # after SKIP s, and its standard error: "slope se".
-  # With a third argument, the slope of column COLUMN minus that column.
+  # With a third argument (columns, separated by spaces), the slope of column COLUMN minus those columns.
   slope() {
-    awk -F, -v c="$1" -v k="$2" -v d="${3:-0}" -v skip="$SKIP" 'BEGIN { n = 0 }
-      NR > 1 && $1 >= skip { x[n] = $1 / 60; y[n] = ($c - (d > 0 ? $d : 0)) * k; n++ }
+    awk -F, -v c="$1" -v k="$2" -v d="${3:-}" -v skip="$SKIP" 'BEGIN { n = 0; nd = split(d, sub_cols, " ") }
+      NR > 1 && $1 >= skip { v = $c; for (j = 1; j <= nd; j++) v -= $(sub_cols[j]); x[n] = $1 / 60; y[n] = v * k; n++ }
       END { if (n < 3) { print "0 0"; exit }
             for (i = 0; i < n; i++) { mx += x[i] / n; my += y[i] / n }
             for (i = 0; i < n; i++) { sxx += (x[i] - mx) ^ 2; sxy += (x[i] - mx) * (y[i] - my) }
@@ -69,6 +71,17 @@ report() {
   read -r rss rss_se <<<"$(slope 3 1)"
   read -r rss_heap rss_heap_se <<<"$(slope 7 1)"
   read -r native native_se <<<"$(slope 3 1 7)"
+  # The native RSS by kind (not judged; see rss_by_kind), for runs whose samples have the columns.
+  local kinds=""
+  if head -n 1 "$CSV" | grep -q rss_file_bytes; then
+    local code code_se malloc malloc_se file file_se other other_se
+    read -r code code_se <<<"$(slope 8 1)"
+    read -r malloc malloc_se <<<"$(slope 9 1)"
+    read -r file file_se <<<"$(slope 10 1)"
+    read -r other other_se <<<"$(slope 3 1 "7 8 9 10")"
+    kinds=" native_by_kind_B_per_min: code_cache=$code±$code_se malloc=$malloc±$malloc_se files=$file±$file_se"
+    kinds+=" other_anonymous=$other±$other_se"
+  fi
   read -r fds fds_se <<<"$(slope 5 60)"          # per hour
   read -r threads threads_se <<<"$(slope 6 60)"
   limit=$(awk -v x="$XMX" 'BEGIN { printf "%.0f", x / 10 / 1440 }')   # bytes per minute: a tenth of -Xmx a day
@@ -86,12 +99,12 @@ report() {
     [[ $v == UNSURE && $overall == PASS ]] && overall=UNSURE
   done
   local b_heap b_rss b_fds b_nojdb b_threads b_rss_heap a_heap a_rss a_fds a_nojdb a_threads a_rss_heap summary
-  IFS=, read -r b_heap b_rss b_fds b_nojdb b_threads b_rss_heap <<<"$BASELINE"
-  IFS=, read -r a_heap a_rss a_fds a_nojdb a_threads a_rss_heap <<<"$AFTER"
+  IFS=, read -r b_heap b_rss b_fds b_nojdb b_threads b_rss_heap _ <<<"$BASELINE"
+  IFS=, read -r a_heap a_rss a_fds a_nojdb a_threads a_rss_heap _ <<<"$AFTER"
   summary="SOAK connections=$CONNECTIONS minutes=$MINUTES rate=$RATE ops=$(field ops) ops_per_s=$(field ops_per_s)"
   summary+=" errors=$errors [$v_err] heap_slope_B_per_min=$heap±$heap_se [$v_heap]"
   summary+=" rss_slope_B_per_min=$rss±$rss_se rss_heap_slope_B_per_min=$rss_heap±$rss_heap_se"
-  summary+=" native_rss_slope_B_per_min=$native±$native_se [$v_rss] (limit $limit)"
+  summary+=" native_rss_slope_B_per_min=$native±$native_se [$v_rss] (limit $limit)$kinds"
   summary+=" fds_slope_per_h=$fds±$fds_se [$v_fds] threads_slope_per_h=$threads±$threads_se [$v_threads]"
   summary+=" p99_first_ms=$(field p99_first_ms) p99_last_ms=$(field p99_last_ms) p99_ratio=$ratio [$v_p99]"
   summary+=" window_s=$WINDOW slopes_after_s=$SKIP"
@@ -198,20 +211,41 @@ heap_range() {
       for (i = 1; i <= 2; i++) { h = substr(a[i], 3); printf "%s%s", substr("0000000000000000", 1, 16 - length(h)) h, (i == 1 ? " " : "\n") }
       exit }'
 }
-proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes
-  local rss threads fds nojdb links rss_heap
+# The RSS by kind of mapping, from /proc/PID/smaps: "heap,code,malloc,file" bytes. heap: in the Java heap's
+# reserved range; code: anonymous and executable (the JIT's code cache); malloc: the C library's arenas (the
+# brk [heap], and each other arena: an anonymous 64 MiB-aligned read-write map that is 64 MiB long or followed
+# by its own unused reserve up to 64 MiB); file: mapped files (libraries, the class data archive). The rest of
+# the RSS is the JVM's other maps (class metadata, the collector's tables, thread stacks) and allocations large
+# enough for a map of their own. Heuristics, not the JVM's accounts (-XX:NativeMemoryTracking): enough to tell
+# which kind grows. smaps prints addresses in lower-case hex of varying width: padded to 16 digits they compare
+# as strings; hexval turns them into numbers (exact below 2^53) for the arena test.
+rss_by_kind() {
+  awk -v lo="${HEAP_RANGE% *}" -v hi="${HEAP_RANGE#* }" '
+    function hexval(h,   i, v) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+    function settle(next_perm, next_a, next_b) {   # the pending aligned map is an arena if its reserve follows
+      if (cand) { if (cand_len == A || (next_perm == "---p" && next_a == cand_b && next_b == cand_a + A)) m += cand_kb; cand = 0 }
+    }
+    BEGIN { A = 64 * 1048576 }
+    /^[0-9a-f]+-[0-9a-f]+ / {
+      split($1, r, "-"); a = hexval(r[1]); b = hexval(r[2]); p = substr("0000000000000000", 1, 16 - length(r[1])) r[1]
+      settle($2, a, b)
+      kind = (p >= lo && p < hi) ? "h" : ($6 == "[heap]") ? "m" : ($6 ~ /^\//) ? "f" : ($6 == "" && $2 ~ /x/) ? "c" : ""
+      if (kind == "" && $6 == "" && $2 == "rw-p" && a % A == 0 && b - a <= A) { cand = 1; cand_a = a; cand_b = b; cand_len = b - a; kind = "a" }
+      next }
+    /^Rss:/ { if (kind == "h") h += $2; else if (kind == "m") m += $2; else if (kind == "f") f += $2; else if (kind == "c") c += $2; else if (kind == "a") cand_kb = $2 }
+    END { settle("", 0, 0); printf "%d,%d,%d,%d\n", h * 1024, c * 1024, m * 1024, f * 1024 }' "/proc/$SERVER_PID/smaps"
+}
+proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,rss_file_bytes
+  local rss threads fds nojdb links kinds
   rss=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$SERVER_PID/status")
-  # smaps prints addresses in lower-case hex of varying width: padded to 16 digits they compare as strings.
-  rss_heap=$(awk -v lo="${HEAP_RANGE% *}" -v hi="${HEAP_RANGE#* }" '
-      /^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); a = substr("0000000000000000", 1, 16 - length(r[1])) r[1]; in_heap = (a >= lo && a < hi) }
-      /^Rss:/ && in_heap { kb += $2 } END { print kb * 1024 }' "/proc/$SERVER_PID/smaps")
+  kinds=$(rss_by_kind)
   threads=$(awk '/^Threads:/ { print $2 }' "/proc/$SERVER_PID/status")
   links=$(find "/proc/$SERVER_PID/fd" -mindepth 1 -maxdepth 1 -printf '%l\n')   # one listing for both counts
   fds=$(grep -c . <<<"$links" || true)
   nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
-  echo "$rss,$fds,$nojdb,$threads,$rss_heap"
+  echo "$rss,$fds,$nojdb,$threads,$kinds"
 }
-# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap". The full GC first, then a native trim, then the process:
+# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file". The full GC first, then a native trim, then the process:
 # glibc keeps freed native memory in its arenas until the JVM's next trim (every 10 s, TrimNativeHeapInterval),
 # so an RSS read at a random moment is a few MB high or low by where it falls between trims, and one read right
 # after a full GC counts the GC's own scratch memory. Trimming first measures what the process still holds,
@@ -225,7 +259,8 @@ sample() {
 scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
 
 CSV=$OUT/samples.csv
-echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes" >"$CSV"
+echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,rss_file_bytes" \
+  >"$CSV"
 HEAP_RANGE=$(heap_range)
 [[ $HEAP_RANGE =~ ^[0-9a-f]{16}\ [0-9a-f]{16}$ ]] || die 3 "could not read the Java heap's address range (jcmd $SERVER_PID GC.heap_info)"
 : >"$OUT/metrics.txt"
