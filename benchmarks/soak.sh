@@ -245,7 +245,8 @@ proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_byte
   nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
   echo "$rss,$fds,$nojdb,$threads,$kinds"
 }
-# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file". The full GC first, then a native trim, then the process:
+# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file". The full GC first, then a
+# native trim, then the process:
 # glibc keeps freed native memory in its arenas until the JVM's next trim (every 10 s, TrimNativeHeapInterval),
 # so an RSS read at a random moment is a few MB high or low by where it falls between trims, and one read right
 # after a full GC counts the GC's own scratch memory. Trimming first measures what the process still holds,

@@ -273,7 +273,6 @@ public class TlsHandshakeTest {
                 try (LDAPConnection root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD)) {
                     root.delete(dn);
                 }
-                long t0 = System.nanoTime();
                 try {
                     while (s.getInputStream().read() >= 0) {
                         continue; // the server's handshake flight, if the hello was sent
@@ -284,8 +283,6 @@ public class TlsHandshakeTest {
                 } catch (java.net.SocketException reset) {
                     // closed while reading: as good
                 }
-                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-                assertTrue(ms < 5_000, "closed after " + ms + " ms");
             }
         }
     }
