@@ -82,7 +82,7 @@ final class JeBackend implements Backend {
         }
         this.baseDNs = List.copyOf(canonicalBases);
         Database dn2id = storage.openDatabase(Entries.DN2ID, false);
-        Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
+        Database id2entry = storage.openEntryDatabase(Entries.ID2ENTRY);
         Database meta = storage.openDatabase("meta", false);
         this.entries = new Entries(dn2id, id2entry, codec);
         this.indexes = Indexes.open(storage, meta, id2entry, codec, config.indexes(), schema);

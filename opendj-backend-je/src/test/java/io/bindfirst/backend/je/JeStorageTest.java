@@ -24,6 +24,7 @@ import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 
+import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 
 public class JeStorageTest {
@@ -131,6 +132,51 @@ public class JeStorageTest {
         storage = new JeStorage("test", dir, 8L << 20);
         Database again = storage.openDatabase("t", false);
         assertEquals(storage.read(() -> again.get(null, key("a"), new DatabaseEntry(), null)), OperationStatus.SUCCESS);
+    }
+
+    /**
+     * A bulk load's entry database logs each record as it is stored and keeps none of their data in the cache,
+     * unlike its other deferred-write databases; what it stored reads back after the write-out and once reopened.
+     */
+    @Test
+    public void aBulkLoadKeepsNoEntryDataInTheCache() throws BackendException {
+        storage.close();
+        storage = new JeStorage("test", dir, 64L << 20, true, BackendConfig.DEFAULT_FREE_DISK_BYTES);
+        Database entries = storage.openEntryDatabase("entries");
+        Database other = storage.openDatabase("other", false);
+        long before = cacheBytes(entries);
+        fill(entries);
+        long afterEntries = cacheBytes(entries);
+        fill(other);
+        long afterOther = cacheBytes(entries);
+        // 2,000 records of 4 KiB: 8 MiB of data. The B-tree's own nodes for them take well under 1 MiB.
+        assertTrue(afterEntries - before < (1 << 20), "the entry database's data stayed in the cache: "
+                + (afterEntries - before) + " bytes more");
+        assertTrue(afterOther - afterEntries > (6 << 20), "the other database should keep its data until the "
+                + "write-out (else this test shows nothing): " + (afterOther - afterEntries) + " bytes more");
+        storage.writeOutBulkLoad();
+        DatabaseEntry data = new DatabaseEntry();
+        assertEquals(storage.read(() -> entries.get(null, key("r1999"), data, null)), OperationStatus.SUCCESS);
+        assertEquals(data.getSize(), 4096);
+        storage.close();
+        storage = new JeStorage("test", dir, 0);
+        Database reopened = storage.openDatabase("entries", false);
+        assertEquals(storage.read(() -> reopened.count()), 2_000L);
+    }
+
+    private void fill(Database db) throws BackendException {
+        byte[] value = new byte[4096];
+        storage.write(txn -> {
+            for (int i = 0; i < 2_000; i++) {
+                value[0] = (byte) i;
+                db.put(txn, key("r" + i), new DatabaseEntry(value));
+            }
+            return null;
+        });
+    }
+
+    private static long cacheBytes(Database db) {
+        return db.getEnvironment().getStats(null).getCacheTotalBytes();
     }
 
     private static DatabaseEntry key(String s) {
