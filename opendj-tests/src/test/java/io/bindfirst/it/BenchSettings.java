@@ -78,6 +78,9 @@ final class BenchSettings {
             "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=75", "-XX:+IgnoreUnrecognizedVMOptions",
             "-XX:TrimNativeHeapInterval=10000");
 
+    /** The C library's malloc arenas {@code bin/_server-jvm.sh} gives the server ({@code MALLOC_ARENA_MAX}). */
+    static final String SHIPPED_MALLOC_ARENA_MAX = "2";
+
     /** The process whose resident memory is read around the opening of the idle connections, or -1. */
     long serverPid = -1;
     int idle;

@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
 
 import org.testng.annotations.Test;
 
-/** The bind benchmark forks its server with the JVM options the server ships with. */
+/** The bind benchmark forks its server with the JVM options and malloc arenas the server ships with. */
 public class BenchSettingsTest {
     private static final Pattern DEFAULT_JVM = Pattern.compile("(?m)^SERVER_JVM_DEFAULTS=\"([^\"]*)\"$");
+    private static final Pattern ARENAS = Pattern.compile("(?m)^SERVER_MALLOC_ARENA_MAX=(\\d+)$");
 
     @Test
     public void aForkedServerGetsTheJvmOptionsOfStartDs() throws IOException {
@@ -26,6 +27,10 @@ public class BenchSettingsTest {
         assertTrue(m.find(), "no SERVER_JVM_DEFAULTS=\"...\" line in " + defaults);
         assertEquals(List.of(m.group(1).trim().split("\\s+")), BenchSettings.SHIPPED_JVM_OPTS,
                 "bin/_server-jvm.sh (bin/start-ds's defaults) and BenchSettings.SHIPPED_JVM_OPTS disagree");
+        Matcher arenas = ARENAS.matcher(Files.readString(defaults));
+        assertTrue(arenas.find(), "no SERVER_MALLOC_ARENA_MAX=N line in " + defaults);
+        assertEquals(arenas.group(1), BenchSettings.SHIPPED_MALLOC_ARENA_MAX,
+                "bin/_server-jvm.sh and BenchSettings.SHIPPED_MALLOC_ARENA_MAX disagree");
         if (System.getProperty("bind.bench.serverJvmOpts") == null) {
             assertEquals(BenchSettings.fromSystemProperties().serverJvmOpts, BenchSettings.SHIPPED_JVM_OPTS);
         }

@@ -80,7 +80,10 @@ final class ForkedServer implements AutoCloseable {
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.bindfirst.server.Launcher",
                     "--instanceRoot", instance.toString(), "--config", ldif.toString(), "--port", "0",
                     "--ldaps-port", "0", "--metrics-port", "0"));
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+            // As bin/_server-jvm.sh: the shipped arenas unless the environment already sets them.
+            builder.environment().putIfAbsent("MALLOC_ARENA_MAX", BenchSettings.SHIPPED_MALLOC_ARENA_MAX);
+            p = builder.start();
             Process child = p;
             hook = new Thread(() -> child.destroyForcibly(), "bind-bench-forked-server-kill");
             Runtime.getRuntime().addShutdownHook(hook);
