@@ -17,11 +17,14 @@
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
 # Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,
 # rss_malloc_bytes,rss_file_bytes: the RSS by kind of mapping, from /proc/PID/smaps: in the Java heap's reserved
-# range, the JIT's code, the C library's malloc arenas, mapped files), DIR/load.out (the
+# range, the JIT's code, the C library's malloc arenas, mapped files; metaspace_bytes: the class metadata space
+# committed, which also holds the JIT's method profiles; jit_compiles: compilations so far, from the JVM's
+# performance counters, jcmd PID PerfCounter.print), DIR/load.out (the
 # client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
 #   SOAK ... errors=N [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
 #   rss_heap_slope_B_per_min=SLOPE±SE native_rss_slope_B_per_min=SLOPE±SE [..]
 #   native_by_kind_B_per_min: code_cache=.. malloc=.. files=.. other_anonymous=.. (which kind grows; not judged)
+#   metaspace_B_per_min=.. (within other_anonymous) jit_compiles_per_h=.. (a JIT still warming up; not judged)
 #   fds_slope_per_h=SLOPE±SE [..] threads_slope_per_h=SLOPE±SE [..] p99_first_ms=... p99_last_ms=...
 #   p99_ratio=... [..] ... RESULT=PASS|FAIL|UNSURE
 # Slopes are least squares over the samples after the first fifth of the run (at most 10 minutes: caches
@@ -81,6 +84,14 @@ report() {
     read -r other other_se <<<"$(slope 3 1 "7 8 9 10")"
     kinds=" native_by_kind_B_per_min: code_cache=$code±$code_se malloc=$malloc±$malloc_se files=$file±$file_se"
     kinds+=" other_anonymous=$other±$other_se"
+  fi
+  # The JIT's part (runs whose samples have the columns): compiled code lands in the code cache and each
+  # method's profile in the metaspace, so a server still compiling grows both while its work is steady.
+  if head -n 1 "$CSV" | grep -q jit_compiles; then
+    local meta meta_se compiles compiles_se
+    read -r meta meta_se <<<"$(slope 11 1)"
+    read -r compiles compiles_se <<<"$(slope 12 60)"
+    kinds+=" metaspace_B_per_min=$meta±$meta_se jit_compiles_per_h=$compiles±$compiles_se"
   fi
   read -r fds fds_se <<<"$(slope 5 60)"          # per hour
   read -r threads threads_se <<<"$(slope 6 60)"
@@ -245,23 +256,29 @@ proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_byte
   nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
   echo "$rss,$fds,$nojdb,$threads,$kinds"
 }
-# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file". The full GC first, then a
-# native trim, then the process:
-# glibc keeps freed native memory in its arenas until the JVM's next trim (every 10 s, TrimNativeHeapInterval),
-# so an RSS read at a random moment is a few MB high or low by where it falls between trims, and one read right
-# after a full GC counts the GC's own scratch memory. Trimming first measures what the process still holds,
-# which is what a leak grows. (A JDK without the System.trim_native_heap command skips the trim.)
+# The metaspace committed and the compilations so far: "metaspace_bytes,jit_compiles" (empty if jcmd fails).
+jvm_counters() {
+  jcmd "$SERVER_PID" PerfCounter.print 2>/dev/null | awk -F= '
+    $1 == "sun.gc.metaspace.capacity" { m = $2 } $1 == "sun.ci.totalCompiles" { c = $2 }
+    END { printf "%s,%s\n", m, c }'
+}
+# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file,metaspace,jit_compiles".
+# The full GC first, then a native trim, then the process: glibc keeps freed native memory in its arenas until
+# the JVM's next trim (every 10 s, TrimNativeHeapInterval), so an RSS read at a random moment is a few MB high or
+# low by where it falls between trims, and one read right after a full GC counts the GC's own scratch memory.
+# Trimming first measures what the process still holds, which is what a leak grows. (A JDK without the
+# System.trim_native_heap command skips the trim.)
 sample() {
   local heap
   heap=$(heap_after_gc)
   jcmd "$SERVER_PID" System.trim_native_heap >/dev/null 2>&1 || true
-  echo "$heap,$(proc_sample)"
+  echo "$heap,$(proc_sample),$(jvm_counters)"
 }
 scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
 
 CSV=$OUT/samples.csv
-echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,rss_file_bytes" \
-  >"$CSV"
+echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,\
+rss_file_bytes,metaspace_bytes,jit_compiles" >"$CSV"
 HEAP_RANGE=$(heap_range)
 [[ $HEAP_RANGE =~ ^[0-9a-f]{16}\ [0-9a-f]{16}$ ]] || die 3 "could not read the Java heap's address range (jcmd $SERVER_PID GC.heap_info)"
 : >"$OUT/metrics.txt"
