@@ -51,11 +51,11 @@ import org.forgerock.opendj.ldap.schema.Schema;
 public final class SchemaChecker {
 
     private final Schema schema;
-    private final String prefix;
+    private final Entry checked;
 
     private SchemaChecker(Entry entry, Schema schema) {
         this.schema = schema;
-        this.prefix = "Entry " + entry.getName() + " violates the schema: ";
+        this.checked = entry;
     }
 
     /**
@@ -145,8 +145,13 @@ public final class SchemaChecker {
             listedNames.add(name);
             classes.add(oc);
         }
-        for (ObjectClass oc : new ArrayList<>(classes)) {
-            classes.addAll(superiors(oc));
+        List<ObjectClass> pending = new ArrayList<>(classes);
+        while (!pending.isEmpty()) {
+            for (ObjectClass superior : pending.remove(0).getSuperiorClasses()) {
+                if (classes.add(superior)) {
+                    pending.add(superior);
+                }
+            }
         }
         return classes;
     }
@@ -156,14 +161,15 @@ public final class SchemaChecker {
      * structural classes, exactly one must not be a superclass of another.
      */
     private void checkOneStructuralChain(Set<ObjectClass> classes, List<String> listedNames) throws WriteException {
-        List<ObjectClass> structural = classes.stream()
-                .filter(oc -> oc.getObjectClassType() == ObjectClassType.STRUCTURAL)
-                .collect(Collectors.toList());
-        List<ObjectClass> mostSpecific = new ArrayList<>();
+        List<ObjectClass> structural = new ArrayList<>(classes.size());
+        for (ObjectClass oc : classes) {
+            if (oc.getObjectClassType() == ObjectClassType.STRUCTURAL) {
+                structural.add(oc);
+            }
+        }
+        List<ObjectClass> mostSpecific = new ArrayList<>(1);
         for (ObjectClass candidate : structural) {
-            boolean isSuperclassOfAnother = structural.stream()
-                    .anyMatch(other -> other != candidate && superiors(other).contains(candidate));
-            if (!isSuperclassOfAnother) {
+            if (!isSuperclassOfAnother(candidate, structural)) {
                 mostSpecific.add(candidate);
             }
         }
@@ -176,6 +182,15 @@ public final class SchemaChecker {
                     + mostSpecific.stream().map(ObjectClass::getNameOrOID).collect(Collectors.joining(" and "))
                     + " are unrelated; an entry has exactly one structural object class, with its superclasses");
         }
+    }
+
+    private static boolean isSuperclassOfAnother(ObjectClass candidate, List<ObjectClass> structural) {
+        for (ObjectClass other : structural) {
+            if (other != candidate && other.isDescendantOf(candidate)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void checkSyntax(Attribute attribute) throws WriteException {
@@ -222,21 +237,29 @@ public final class SchemaChecker {
     }
 
     private void checkAllowed(Entry entry, Set<ObjectClass> classes, List<String> listedNames) throws WriteException {
-        if (classes.stream().anyMatch(ObjectClass::isExtensible)) {
-            // RFC 4512 4.3: extensibleObject allows any user attribute. (The SDK's extensibleObject also
-            // reports every type as optional; this does not rely on that.)
-            return;
+        for (ObjectClass oc : classes) {
+            if (oc.isExtensible()) {
+                // RFC 4512 4.3: extensibleObject allows any user attribute. (The SDK's extensibleObject also
+                // reports every type as optional; this does not rely on that.)
+                return;
+            }
         }
         for (Attribute attribute : entry.getAllAttributes()) {
             AttributeType type = attribute.getAttributeDescription().getAttributeType();
-            if (type.isOperational()) {
-                continue;
-            }
-            if (classes.stream().noneMatch(oc -> oc.isRequiredOrOptional(type))) {
+            if (!type.isOperational() && !allowedByAny(classes, type)) {
                 throw fail(ResultCode.OBJECTCLASS_VIOLATION, "attribute " + attribute.getAttributeDescription()
                         + " is not allowed by its object classes (" + String.join(", ", listedNames) + ")");
             }
         }
+    }
+
+    private static boolean allowedByAny(Set<ObjectClass> classes, AttributeType type) {
+        for (ObjectClass oc : classes) {
+            if (oc.isRequiredOrOptional(type)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean hasAttributeOfType(Entry entry, AttributeType required) {
@@ -248,20 +271,8 @@ public final class SchemaChecker {
         return false;
     }
 
-    /** All superclasses of {@code oc}, transitively. */
-    private static Set<ObjectClass> superiors(ObjectClass oc) {
-        Set<ObjectClass> result = new LinkedHashSet<>();
-        List<ObjectClass> pending = new ArrayList<>(oc.getSuperiorClasses());
-        while (!pending.isEmpty()) {
-            ObjectClass next = pending.remove(0);
-            if (result.add(next)) {
-                pending.addAll(next.getSuperiorClasses());
-            }
-        }
-        return result;
-    }
-
+    /** The entry's name goes into the message only on failure: an import checks a million entries that pass. */
     private WriteException fail(ResultCode code, String reason) {
-        return new WriteException(code, prefix + reason);
+        return new WriteException(code, "Entry " + checked.getName() + " violates the schema: " + reason);
     }
 }
