@@ -101,8 +101,9 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
             connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request");
             return RxJavaStreams.emptyStream();
         } catch (StackOverflowError e) {
-            // The SDK decodes filters recursively: one nested a few hundred thousand levels (a 5 MiB request holds
-            // that many) exhausts this thread's stack. The stack has unwound here; the client gets a notice.
+            // The SDK decodes recursively. Search filters are cut to a refusable depth before it sees them
+            // (DeepFilterCut); should anything else nest deep enough to exhaust this thread's stack, the stack has
+            // unwound here and the client gets a notice.
             connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request: it nests too deeply");
             return RxJavaStreams.emptyStream();
         }

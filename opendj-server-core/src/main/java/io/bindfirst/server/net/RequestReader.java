@@ -104,7 +104,8 @@ public final class RequestReader {
         List<Control> controls = controlsContent == null ? List.of() : readControls(controlsContent);
         ByteSequence opContent = content;
         if (opType == ExtensibleMatchOrder.SEARCH_REQUEST) {
-            opContent = ExtensibleMatchOrder.fix(content.toByteString()); // the SDK would lose :dn: (see that class)
+            // a filter too deep for the SDK's recursive decoder is cut first; then the SDK would lose :dn:
+            opContent = ExtensibleMatchOrder.fix(DeepFilterCut.cut(content.toByteString()));
         }
         framed.clearAndTruncate(KEPT_CAPACITY, INITIAL_CAPACITY);
         framer.writeStartSequence();
