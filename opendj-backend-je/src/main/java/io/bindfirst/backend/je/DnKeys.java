@@ -46,18 +46,30 @@ final class DnKeys {
     /**
      * Whether every attribute type in {@code dn} is this schema's own object for that type: then each RDN
      * value was normalized with the matching rules this schema would use, and re-parsing would give the
-     * same DN. Placeholder types (unknown attributes, from a non-strict parse) never qualify.
+     * same DN. Placeholder types (unknown attributes, from a non-strict parse) never qualify. Walks up through the
+     * parents rather than with the DN's iterators: this runs for every entry read by DN (each bind), and the
+     * iterators were most of what it allocated.
      */
     private boolean parsedWithThisSchema(DN dn) {
-        for (RDN rdn : dn) {
+        for (DN d = dn; d != null && d.size() > 0; d = d.parent()) {
+            RDN rdn = d.rdn();
+            if (!rdn.isMultiValued()) {
+                if (!ours(rdn.getFirstAVA().getAttributeType())) {
+                    return false;
+                }
+                continue;
+            }
             for (AVA ava : rdn) {
-                AttributeType type = ava.getAttributeType();
-                if (type.isPlaceHolder() || schema.getAttributeType(type.getOID()) != type) {
+                if (!ours(ava.getAttributeType())) {
                     return false;
                 }
             }
         }
         return true;
+    }
+
+    private boolean ours(AttributeType type) {
+        return !type.isPlaceHolder() && schema.getAttributeType(type.getOID()) == type;
     }
 
     /** The dn2id key of {@code dn}. */
