@@ -29,6 +29,7 @@ import io.bindfirst.server.access.aci.BackendDirectory;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BindAttributes;
+import io.bindfirst.server.auth.BindDns;
 import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.ExactMatchIdentityMapper;
 import io.bindfirst.server.auth.RootUsers;
@@ -194,7 +195,7 @@ public final class DirectoryServer implements AutoCloseable {
                             tls != null && tls.requestsClientCertificates(), config.sasl().plainEnabled()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    accounts, operationCounts, groups);
+                    accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)));
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,
@@ -320,6 +321,15 @@ public final class DirectoryServer implements AutoCloseable {
             }
         }
         return policy;
+    }
+
+    /** As many parsed bind DNs as the backends keep entries for binds: a DN is worth keeping while its entry is. */
+    private static long bindCacheEntries(ServerConfig config) {
+        long n = 0;
+        for (BackendConfig bc : config.backends()) {
+            n += bc.bindCacheEntries();
+        }
+        return n;
     }
 
     private static void warnIfTooFewFileDescriptors(int maxConnections) {

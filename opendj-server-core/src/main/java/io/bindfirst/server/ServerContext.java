@@ -7,6 +7,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
+import io.bindfirst.server.auth.BindDns;
 import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
@@ -30,12 +31,12 @@ public record ServerContext(ServerConfig config, Schema schema, Backends backend
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
                             SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts,
-                            OperationCounts operationCounts, Groups groups) {
+                            OperationCounts operationCounts, Groups groups, BindDns bindDns) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
                 writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane,
-                passwordAttribute, accounts, operationCounts, groups);
+                passwordAttribute, accounts, operationCounts, groups, bindDns);
     }
 }

@@ -153,7 +153,7 @@ public class BindOperation extends Operation {
         }
         DN dn;
         try {
-            dn = DN.valueOf(name, server.schema());
+            dn = server.bindDns().parse(name);
         } catch (LocalizedIllegalArgumentException e) {
             return errorResult(ResultCode.INVALID_DN_SYNTAX, "The bind DN is not a valid DN");
         }

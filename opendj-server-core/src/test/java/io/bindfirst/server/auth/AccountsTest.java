@@ -6,8 +6,6 @@ import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +26,7 @@ import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
 import io.bindfirst.server.pwd.PasswordSchemes;
-import io.bindfirst.server.schema.SchemaLoader;
+import io.bindfirst.server.testsupport.ServerSchema;
 
 /** {@link Accounts} on the server schema with a clock the test moves: lock expiry, password age, stamps. */
 public class AccountsTest {
@@ -41,7 +39,7 @@ public class AccountsTest {
 
     @BeforeClass
     public void setUp() throws Exception {
-        schema = SchemaLoader.load(schemaDirectory());
+        schema = ServerSchema.load();
         PasswordPolicies policies = new PasswordPolicies(
                 new PasswordPolicy(PasswordPolicies.DEFAULT_DN, 3, Duration.ofMinutes(10), Duration.ZERO)
                         .withExpiry(new PasswordPolicy.Expiry(Duration.ofDays(90), Duration.ofDays(5), 0)),
@@ -159,15 +157,5 @@ public class AccountsTest {
         Entry added = user();
         accounts.passwordChanges().stamp(null, added, false);
         assertNotNull(attribute(added, "pwdChangedTime"));
-    }
-
-    private static Path schemaDirectory() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("config").resolve("schema");
-            if (Files.isRegularFile(candidate.resolve("00-core.ldif"))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("config/schema not found above " + Path.of("").toAbsolutePath());
     }
 }

@@ -2,12 +2,9 @@ package io.bindfirst.server.core.write;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.expectThrows;
-import static org.testng.Assert.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.Entry;
@@ -19,8 +16,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 import org.testng.Assert.ThrowingRunnable;
 
-import io.bindfirst.server.schema.SchemaLoadException;
-import io.bindfirst.server.schema.SchemaLoader;
+import io.bindfirst.server.testsupport.ServerSchema;
 
 /** Shared by the tests of this package: the real server schema, and short ways to write entries and changes. */
 final class WriteTests {
@@ -33,24 +29,9 @@ final class WriteTests {
     /** The schema from the repository's config/schema, loaded once. */
     static synchronized Schema schema() {
         if (schema == null) {
-            try {
-                schema = SchemaLoader.load(schemaDirectory());
-            } catch (SchemaLoadException e) {
-                throw new IllegalStateException(e);
-            }
+            schema = ServerSchema.load();
         }
         return schema;
-    }
-
-    private static Path schemaDirectory() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("config").resolve("schema");
-            if (Files.isRegularFile(candidate.resolve("00-core.ldif"))) {
-                return candidate;
-            }
-        }
-        fail("config/schema not found above " + Path.of("").toAbsolutePath());
-        return null;
     }
 
     /** An entry decoded against the real schema, as a backend would return it. */

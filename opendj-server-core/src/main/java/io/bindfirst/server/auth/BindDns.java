@@ -1,0 +1,63 @@
+package io.bindfirst.server.auth;
+
+import org.forgerock.i18n.LocalizedIllegalArgumentException;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.schema.Schema;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+/**
+ * Bind DNs parsed once, by the text a client sends. Applications re-bind as the same users all day, and parsing
+ * and normalizing a DN was the largest allocation of a cached bind (about a fifth of its bytes: the SDK's own
+ * per-thread cache holds too few DNs to catch a population of users): a DN from here comes with its normalized
+ * form and hash code already computed, so the bind cache and the root users' map find it without redoing them.
+ *
+ * <p>A parse depends on the schema alone, which does not change while the server runs, so nothing a write does
+ * makes an entry here wrong: there is nothing to invalidate. Bounded in entries (Caffeine's size-based eviction,
+ * sized like the bind caches, whose entries these DNs find) and in what one entry holds: text longer than any
+ * real bind DN is parsed every time and not kept, so a client sending large, varied names cannot fill memory.
+ * Thread-safe.
+ */
+public final class BindDns {
+    /** Longer bind DNs are parsed each time and not kept. */
+    static final int LONGEST_KEPT = 256;
+
+    private final Schema schema;
+    /** Null when the size is 0: every bind parses its DN. */
+    private final Cache<String, DN> parsed;
+
+    public BindDns(Schema schema, long maximumEntries) {
+        this.schema = schema;
+        // Maintenance (eviction) on the calling thread: the bind path's threads are the server's own, and the
+        // default executor (ForkJoinPool.commonPool) would add threads the server does not account for.
+        this.parsed = maximumEntries <= 0 ? null
+                : Caffeine.newBuilder().maximumSize(maximumEntries).executor(Runnable::run).build();
+    }
+
+    /**
+     * The DN {@code name} names, under the server's schema.
+     *
+     * @throws LocalizedIllegalArgumentException if {@code name} is not a valid DN
+     */
+    public DN parse(String name) {
+        boolean keep = parsed != null && name.length() <= LONGEST_KEPT;
+        DN dn = keep ? parsed.getIfPresent(name) : null;
+        if (dn != null) {
+            return dn;
+        }
+        dn = DN.valueOf(name, schema);
+        if (keep) {
+            // Computed before other threads can see it, so they only ever read the DN's lazily filled fields.
+            dn.hashCode();
+            dn.toString();
+            parsed.put(name, dn);
+        }
+        return dn;
+    }
+
+    /** How many DNs are kept now (an estimate, for tests and monitoring). */
+    public long size() {
+        return parsed == null ? 0 : parsed.estimatedSize();
+    }
+}
