@@ -120,9 +120,11 @@ public class BindOperation extends Operation {
 
     @Override
     protected Result execute() {
-        for (Control c : request.getControls()) {
-            wantsAuthzId |= VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(c.getOID());
-            wantsPolicyState |= PasswordPolicyRequestControl.OID.equals(c.getOID());
+        if (!request.getControls().isEmpty()) { // most binds carry none: no iterator for them
+            for (Control c : request.getControls()) {
+                wantsAuthzId |= VirtualEntries.OID_AUTHZ_ID_REQUEST.equals(c.getOID());
+                wantsPolicyState |= PasswordPolicyRequestControl.OID.equals(c.getOID());
+            }
         }
         if (version != 3) {
             return errorResult(ResultCode.PROTOCOL_ERROR, "Only LDAP version 3 is supported");

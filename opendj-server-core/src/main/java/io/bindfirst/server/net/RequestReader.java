@@ -10,7 +10,9 @@ import org.forgerock.opendj.io.ASN1Reader;
 import org.forgerock.opendj.io.ASN1Writer;
 import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.io.LDAPMessageHandler;
+import org.forgerock.opendj.io.LDAPReader;
 import org.forgerock.opendj.ldap.ByteSequence;
+import org.forgerock.opendj.ldap.ByteSequenceReader;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ByteStringBuilder;
 import org.forgerock.opendj.ldap.DecodeException;
@@ -34,11 +36,12 @@ import io.bindfirst.server.core.SdkDecodeErrors;
  *
  * <p>One reader per connection, used by one thread at a time (the transport hands a connection's requests over
  * one after another, each {@link #read} returning before the next begins), so it keeps the buffers of that
- * copying and the SDK's writer from one request to the next instead of allocating them for each: a cheap bind
- * allocated about 1 KiB here. Nothing decoded points into them: the SDK's reader copies every value it returns
- * out of a {@code ByteStringBuilder} ({@code RequestReaderTest} checks that an earlier request keeps its name
- * when the next is read). After a request larger than {@link #KEPT_CAPACITY} the buffers shrink back, so an
- * idle connection holds a few hundred bytes, not its largest request.
+ * copying, the SDK's writer and its reader from one request to the next instead of allocating them for each: a
+ * cheap bind allocated about 1 KiB here. Nothing decoded points into them: the SDK's reader copies every value
+ * it returns out of a {@code ByteStringBuilder} ({@code RequestReaderTest} checks that an earlier request keeps
+ * its name when the next is read, a malformed one between them). After a request larger than
+ * {@link #KEPT_CAPACITY} the buffers shrink back, so an idle connection holds a few hundred bytes, not its
+ * largest request.
  */
 public final class RequestReader {
     private static final byte TYPE_BOOLEAN = 0x01;
@@ -55,9 +58,21 @@ public final class RequestReader {
     private final ByteStringBuilder framed = new ByteStringBuilder(INITIAL_CAPACITY);
     /** Writes into {@link #framed}; its own sequence buffer is truncated by the SDK past KEPT_CAPACITY. */
     private final ASN1Writer framer = ASN1.getWriter(framed, KEPT_CAPACITY);
+    /**
+     * The SDK's reader of {@link #framed}, rewound for each request. A message read whole leaves it at its root,
+     * ready for the next; one whose read failed may leave it inside an element, so it is replaced then.
+     */
+    private LDAPReader<ASN1Reader> sdkReader;
+    private ByteSequenceReader framedReader;
 
     public RequestReader(DecodeOptions decodeOptions) {
         this.decodeOptions = decodeOptions;
+        newSdkReader();
+    }
+
+    private void newSdkReader() {
+        framedReader = framed.asReader(); // reads the builder as it is at each read: its length, not a copy
+        sdkReader = LDAP.getReader(ASN1.getReader(framedReader), decodeOptions);
     }
 
     /**
@@ -112,7 +127,16 @@ public final class RequestReader {
         framer.writeInteger(messageId);
         framer.writeOctetString(opType, opContent);
         framer.writeEndSequence();
-        LDAP.getReader(ASN1.getReader(framed), decodeOptions).readMessage(handler);
+        framedReader.rewind();
+        boolean readWhole = false;
+        try {
+            sdkReader.readMessage(handler);
+            readWhole = true;
+        } finally {
+            if (!readWhole) {
+                newSdkReader();
+            }
+        }
         return controls;
     }
 

@@ -99,6 +99,31 @@ public class RequestReaderTest {
         }
     }
 
+    /**
+     * A request whose operation breaks off inside an element (an AND whose only filter claims more bytes than the
+     * AND holds) must not leave the kept reader inside that element: the next request decodes from its start. (The
+     * SDK closes its open sequences as the exception passes, and the reader is replaced after a failure besides.)
+     */
+    @Test
+    public void aRequestBrokenInsideAnElementDoesNotDerailTheNext() throws Exception {
+        List<String> names = new ArrayList<>();
+        AbstractLDAPMessageHandler handler = new AbstractLDAPMessageHandler() {
+            @Override
+            public void bindRequest(int messageID, int version, GenericBindRequest request) {
+                names.add(request.getName());
+            }
+        };
+        byte[] brokenSearch = {0x30, 0x1D, 0x02, 0x01, 0x07, 0x63, 0x18,
+            0x04, 0x00, 0x0A, 0x01, 0x00, 0x0A, 0x01, 0x00, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00, 0x01, 0x01, 0x00,
+            (byte) 0xA0, 0x03, 0x04, 0x05, 0x61, 0x30, 0x00};
+        for (int i = 0; i < 3; i++) {
+            expectThrows(DecodeException.class, () -> reader.read(ASN1.getReader(brokenSearch), handler));
+            reader.read(ASN1.getReader(bind(i + 1, "uid=user." + i + ",dc=example,dc=com", "secret")), handler);
+        }
+        assertEquals(names, List.of("uid=user.0,dc=example,dc=com", "uid=user.1,dc=example,dc=com",
+                "uid=user.2,dc=example,dc=com"));
+    }
+
     private static ByteStringBuilder bind(int messageId, String name, String password) throws Exception {
         ByteStringBuilder bytes = new ByteStringBuilder();
         LDAP.getWriter(ASN1.getWriter(bytes), 0).writeBindRequest(messageId, 3,
