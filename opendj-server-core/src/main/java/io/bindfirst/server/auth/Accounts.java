@@ -52,6 +52,7 @@ public final class Accounts {
     private final AttributeDescription graceUseTime;
     private final PasswordChanges changes;
     private final AfterBind afterBind;
+    private final AuthenticationInfo.UserAttributes userAttributes;
 
     /**
      * @param schema the server schema (it defines the account attributes)
@@ -69,6 +70,12 @@ public final class Accounts {
         this.graceUseTime = PasswordChanges.graceUseTime(schema);
         this.changes = new PasswordChanges(schema, this, password, clock);
         this.afterBind = new AfterBind(schema, policies, password, clock);
+        this.userAttributes = AuthenticationInfo.UserAttributes.of(schema);
+    }
+
+    /** Who a bind as {@code entry} authenticates as: its DN, per-user limits, pending reset and privileges. */
+    public AuthenticationInfo authenticationInfo(Entry entry) {
+        return AuthenticationInfo.user(entry, userAttributes);
     }
 
     /**

@@ -87,7 +87,7 @@ public final class AuthenticatedUsersPlugin implements Plugin {
     private void modified(Entry entry) {
         DN dn = entry.getName();
         String refused = accounts.whyRefused(entry);
-        AuthenticationInfo refreshed = AuthenticationInfo.user(entry);
+        AuthenticationInfo refreshed = accounts.authenticationInfo(entry);
         for (BoundConnection c : users.connectionsOf(dn)) {
             if (refused != null) {
                 users.remove(dn, c);

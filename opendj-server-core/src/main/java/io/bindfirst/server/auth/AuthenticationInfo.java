@@ -1,8 +1,10 @@
 package io.bindfirst.server.auth;
 
 import org.forgerock.opendj.ldap.Attribute;
+import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.schema.Schema;
 
 /**
  * Who a connection is authenticated as, and what follows from the entry for its operations. Immutable:
@@ -45,13 +47,31 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
                 authenticationDN == null ? NONE : SIMPLE, root ? Privileges.ALL : 0);
     }
 
-    /** A user bound as {@code entry}, with the per-user limits and the password state the entry carries. */
-    public static AuthenticationInfo user(Entry entry) {
-        Attribute reset = entry.getAttribute("pwdReset");
-        return new AuthenticationInfo(entry.getName(), false, limit(entry, "ds-rlim-size-limit"),
-                limit(entry, "ds-rlim-time-limit"),
+    /**
+     * A user bound as {@code entry}, with the per-user limits and the password state the entry carries
+     * ({@link Accounts#authenticationInfo} gives the attributes).
+     */
+    static AuthenticationInfo user(Entry entry, UserAttributes attributes) {
+        Attribute reset = entry.getAttribute(attributes.pwdReset());
+        return new AuthenticationInfo(entry.getName(), false, limit(entry, attributes.sizeLimit()),
+                limit(entry, attributes.timeLimit()),
                 reset != null && !reset.isEmpty() && "true".equalsIgnoreCase(reset.firstValueAsString()), SIMPLE,
-                Privileges.of(entry));
+                Privileges.of(entry.getAttribute(attributes.privileges())));
+    }
+
+    /**
+     * The attributes {@link #user} reads, resolved once against the server schema. Looked up by name, each was
+     * resolved on every successful bind against the SDK's default schema, where the server's own attributes are
+     * unknown: an allocation to resolve it, then a scan of the entry's attributes for the unknown type.
+     */
+    record UserAttributes(AttributeDescription pwdReset, AttributeDescription sizeLimit,
+                          AttributeDescription timeLimit, AttributeDescription privileges) {
+        static UserAttributes of(Schema schema) {
+            return new UserAttributes(AttributeDescription.valueOf("pwdReset", schema),
+                    AttributeDescription.valueOf("ds-rlim-size-limit", schema),
+                    AttributeDescription.valueOf("ds-rlim-time-limit", schema),
+                    AttributeDescription.valueOf(Privileges.ATTRIBUTE, schema));
+        }
     }
 
     /** The {@link #authMethod()} of a SASL bind with {@code mechanism} (not EXTERNAL: that is {@link #SSL}). */
@@ -89,7 +109,7 @@ public record AuthenticationInfo(DN authenticationDN, boolean root, int sizeLimi
         return authenticationDN == null ? "" : "dn:" + authenticationDN;
     }
 
-    private static int limit(Entry entry, String attribute) {
+    private static int limit(Entry entry, AttributeDescription attribute) {
         Attribute a = entry.getAttribute(attribute);
         if (a == null || a.isEmpty()) {
             return -1;

@@ -4,7 +4,6 @@ import java.util.Locale;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
-import org.forgerock.opendj.ldap.Entry;
 
 /**
  * OpenDJ's privileges, as bits: what a user may do beyond what ACIs decide. Root users hold them all; another
@@ -32,9 +31,8 @@ public final class Privileges {
     private Privileges() {
     }
 
-    /** The privileges {@code entry} names. */
-    public static int of(Entry entry) {
-        Attribute a = entry.getAttribute(ATTRIBUTE);
+    /** The privileges an entry's {@link #ATTRIBUTE} values ({@code a}; null when it has none) name. */
+    static int of(Attribute a) {
         if (a == null) {
             return 0;
         }

@@ -78,7 +78,8 @@ record AuthorizationIdentity(AuthenticationInfo as, Entry entry, Backend backend
         if (entry == null || backend == null || server.accounts().whyRefused(entry) != null) {
             return null;
         }
-        return new AuthorizationIdentity(AuthenticationInfo.user(entry).withAuthMethod(authMethod), entry, backend);
+        return new AuthorizationIdentity(server.accounts().authenticationInfo(entry).withAuthMethod(authMethod), entry,
+                backend);
     }
 
     /**

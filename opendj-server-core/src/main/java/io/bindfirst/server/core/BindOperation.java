@@ -280,7 +280,7 @@ public class BindOperation extends Operation {
             }
             server.accounts().succeeded(backend, entry, null);
             return unlessAWriteRaced(backend, dn,
-                    success(AuthenticationInfo.user(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
+                    success(server.accounts().authenticationInfo(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
         });
     }
 
@@ -423,7 +423,7 @@ public class BindOperation extends Operation {
             Backend holder = server.backends().backendFor(dn);
             server.accounts().succeeded(holder, entry, null);
             return unlessAWriteRaced(holder, dn,
-                    success(AuthenticationInfo.user(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
+                    success(server.accounts().authenticationInfo(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
         });
     }
 
@@ -544,7 +544,7 @@ public class BindOperation extends Operation {
             }
             return onWorkers(() -> graceLogin(backend, dn, entry, age.graceLoginsLeft() - 1));
         }
-        AuthenticationInfo user = AuthenticationInfo.user(entry);
+        AuthenticationInfo user = server.accounts().authenticationInfo(entry);
         Result result = authenticated(user);
         if (result.getResultCode() != ResultCode.SUCCESS) {
             return result; // a PLAIN bind's authorization identity was refused
@@ -577,7 +577,7 @@ public class BindOperation extends Operation {
         if (refused != null) {
             return refused;
         }
-        Result result = authenticated(AuthenticationInfo.user(entry));
+        Result result = authenticated(server.accounts().authenticationInfo(entry));
         if (wantsPolicyState && result.getResultCode() == ResultCode.SUCCESS) {
             result.addControl(PasswordPolicyResponseControl.newControl(
                     PasswordPolicyWarningType.GRACE_LOGINS_REMAINING, remaining));
