@@ -2,6 +2,7 @@ package io.bindfirst.it;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
@@ -22,6 +23,7 @@ import com.unboundid.ldap.sdk.controls.AuthorizationIdentityResponseControl;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 
+import io.bindfirst.server.auth.BindDns;
 import io.bindfirst.server.testsupport.Poll;
 
 /** Simple bind as RFC 4511 4.2 and RFC 4513 5.1 describe it, against the real server. */
@@ -48,6 +50,33 @@ public class BindTest {
     public void userBindsWithThePassword() throws Exception {
         try (LDAPConnection c = server.bindAs(TestServer.user(1), "password")) {
             assertEquals(whoAmI(c), "dn:" + TestServer.user(1));
+        }
+    }
+
+    /**
+     * The server keeps the parsed DNs of binds that succeeded (BindDns), not of those that failed, so a client
+     * cannot fill it with names; a re-bind with a kept name authenticates as before, and a wrong password with
+     * it still fails.
+     */
+    @Test
+    public void onlySuccessfulBindsKeepTheirParsedDn() throws Exception {
+        BindDns dns = server.server().context().bindDns();
+        String nobody = "uid=nobody.here,ou=People,dc=example,dc=com";
+        String user = "uid=user.7, ou=People, dc=example, dc=com"; // a spelling no other test binds with
+        try (LDAPConnection c = server.connect()) {
+            for (int i = 0; i < 3; i++) {
+                expectThrows(LDAPException.class, () -> c.bind(nobody, "password"));
+                expectThrows(LDAPException.class, () -> c.bind(user, "wrong"));
+            }
+            assertNull(dns.kept(nobody));
+            assertNull(dns.kept(user), "a failed bind keeps nothing");
+            c.bind(user, "password");
+            assertNotNull(dns.kept(user), "a successful bind keeps its DN");
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(7));
+            c.bind(user, "password");
+            assertEquals(whoAmI(c), "dn:" + TestServer.user(7));
+            LDAPException wrong = expectThrows(LDAPException.class, () -> c.bind(user, "wrong"));
+            assertEquals(wrong.getResultCode(), ResultCode.INVALID_CREDENTIALS);
         }
     }
 

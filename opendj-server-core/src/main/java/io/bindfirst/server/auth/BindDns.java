@@ -13,11 +13,12 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * per-thread cache holds too few DNs to catch a population of users): a DN from here comes with its normalized
  * form and hash code already computed, so the bind cache and the root users' map find it without redoing them.
  *
- * <p>A parse depends on the schema alone, which does not change while the server runs, so nothing a write does
- * makes an entry here wrong: there is nothing to invalidate. Bounded in entries (Caffeine's size-based eviction,
- * sized like the bind caches, whose entries these DNs find) and in what one entry holds: text longer than any
- * real bind DN is parsed every time and not kept, so a client sending large, varied names cannot fill memory.
- * Thread-safe.
+ * <p>Only the names of binds that succeeded are kept ({@link #keep}, after the password matched), so what this
+ * holds is bounded by the accounts that exist and the passwords a client knows, not by what a client sends: names
+ * that parse but name no one, or come with a wrong password, are parsed each time. Bounded besides in entries
+ * (Caffeine's size-based eviction, sized like the bind caches, whose entries these DNs find) and in the length of a
+ * name kept. A parse depends on the schema alone, which does not change while the server runs, so nothing a write
+ * does makes an entry here wrong: there is nothing to invalidate. Thread-safe.
  */
 public final class BindDns {
     /** Longer bind DNs are parsed each time and not kept. */
@@ -35,25 +36,32 @@ public final class BindDns {
                 : Caffeine.newBuilder().maximumSize(maximumEntries).executor(Runnable::run).build();
     }
 
+    /** The DN kept for {@code name} by an earlier {@link #keep}, or {@code null}. */
+    public DN kept(String name) {
+        return parsed == null ? null : parsed.getIfPresent(name);
+    }
+
     /**
-     * The DN {@code name} names, under the server's schema.
+     * The DN {@code name} names, parsed under the server's schema (not kept: see {@link #keep}); for a name that
+     * {@link #kept} has not.
      *
      * @throws LocalizedIllegalArgumentException if {@code name} is not a valid DN
      */
     public DN parse(String name) {
-        boolean keep = parsed != null && name.length() <= LONGEST_KEPT;
-        DN dn = keep ? parsed.getIfPresent(name) : null;
-        if (dn != null) {
-            return dn;
-        }
-        dn = DN.valueOf(name, schema);
-        if (keep) {
+        return DN.valueOf(name, schema);
+    }
+
+    /**
+     * Keeps {@code dn}, {@link #parse parsed} from {@code name}, for the next binds with that name: called once a
+     * bind with it succeeded.
+     */
+    public void keep(String name, DN dn) {
+        if (parsed != null && name.length() <= LONGEST_KEPT) {
             // Computed before other threads can see it, so they only ever read the DN's lazily filled fields.
             dn.hashCode();
             dn.toString();
             parsed.put(name, dn);
         }
-        return dn;
     }
 
     /** How many DNs are kept now (an estimate, for tests and monitoring). */

@@ -64,6 +64,8 @@ public class BindOperation extends Operation {
     /** The client sent the Password Policy request control: a refused locked account says so in the response. */
     private boolean wantsPolicyState;
     private DN bindDN;
+    /** A simple bind's name whose DN was parsed here: kept for the next binds if this one succeeds (BindDns). */
+    private String nameToKeep;
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
     /** The storage scheme of the password value that matched (its number), for the bind's time; none yet. */
     private int scheme = PasswordSchemes.NO_MATCH;
@@ -153,11 +155,14 @@ public class BindOperation extends Operation {
             // RFC 4513 5.1.3 / 6.3.1: refused whether or not the password is right, so this says nothing about it.
             return passwordNeedsTls("A simple bind");
         }
-        DN dn;
-        try {
-            dn = server.bindDns().parse(name);
-        } catch (LocalizedIllegalArgumentException e) {
-            return errorResult(ResultCode.INVALID_DN_SYNTAX, "The bind DN is not a valid DN");
+        DN dn = server.bindDns().kept(name);
+        if (dn == null) {
+            try {
+                dn = server.bindDns().parse(name);
+            } catch (LocalizedIllegalArgumentException e) {
+                return errorResult(ResultCode.INVALID_DN_SYNTAX, "The bind DN is not a valid DN");
+            }
+            nameToKeep = name;
         }
         return passwordBind(dn, password);
     }
@@ -661,6 +666,9 @@ public class BindOperation extends Operation {
         outcome = info;
         if (!info.isAnonymous()) {
             session.authenticated(info);
+            if (nameToKeep != null) {
+                server.bindDns().keep(nameToKeep, bindDN);
+            }
         }
         BindResult result = Responses.newBindResult(ResultCode.SUCCESS);
         if (wantsAuthzId) {
