@@ -64,8 +64,12 @@ public final class BindDns {
         }
     }
 
-    /** How many DNs are kept now (an estimate, for tests and monitoring). */
+    /** How many DNs are kept, once evictions still pending are done (for tests: it runs the cache's upkeep). */
     public long size() {
-        return parsed == null ? 0 : parsed.estimatedSize();
+        if (parsed == null) {
+            return 0;
+        }
+        parsed.cleanUp();
+        return parsed.estimatedSize();
     }
 }
