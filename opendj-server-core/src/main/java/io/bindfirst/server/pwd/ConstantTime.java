@@ -1,6 +1,7 @@
 package io.bindfirst.server.pwd;
 
 import java.security.MessageDigest;
+import java.util.Objects;
 
 /** Comparisons whose running time does not reveal where two secrets differ. */
 public final class ConstantTime {
@@ -26,5 +27,22 @@ public final class ConstantTime {
             return false;
         }
         return MessageDigest.isEqual(a, b);
+    }
+
+    /**
+     * Whether {@code a[aFrom, aFrom + length)} and {@code b[bFrom, bFrom + length)} hold the same bytes, in time
+     * that depends on {@code length} only: every byte is compared, the differences ORed together, and the loop
+     * never leaves early. For secrets kept in buffers longer than they are (a digest in a reused array).
+     *
+     * @throws IndexOutOfBoundsException if either range is not inside its array
+     */
+    public static boolean equals(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
+        Objects.checkFromIndexSize(aFrom, length, a.length);
+        Objects.checkFromIndexSize(bFrom, length, b.length);
+        int difference = 0;
+        for (int i = 0; i < length; i++) {
+            difference |= a[aFrom + i] ^ b[bFrom + i];
+        }
+        return difference == 0;
     }
 }

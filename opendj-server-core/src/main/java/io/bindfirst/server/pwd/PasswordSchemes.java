@@ -157,8 +157,7 @@ public final class PasswordSchemes {
         if (scheme < 0) {
             return NO_MATCH;
         }
-        return BUILT_IN[scheme].matches(clear, storedValue.subSequence(close + 1, storedValue.length()).toString(),
-                pacer) ? scheme : NO_MATCH;
+        return BUILT_IN[scheme].matches(clear, storedValue, close + 1, pacer) ? scheme : NO_MATCH;
     }
 
     /**

@@ -58,6 +58,16 @@ public interface PasswordStorageScheme {
     }
 
     /**
+     * {@link #matches(ByteSequence, String, Pacer)} with the encoded value given as the bytes of
+     * {@code storedValue} from {@code from} to its end (the part after {@code {NAME}}): the bind path's form.
+     * A scheme checked on every bind overrides it to read those bytes where they are; by default they are
+     * made into a String.
+     */
+    default boolean matches(ByteSequence clear, ByteSequence storedValue, int from, Pacer pacer) {
+        return matches(clear, storedValue.subSequence(from, storedValue.length()).toString(), pacer);
+    }
+
+    /**
      * How costly checking a password against {@code encodedValue} is, in PBKDF2-HMAC-SHA256 iterations or
      * their equivalent (a salted SHA-2 hash is 1). Used to send expensive checks to the slow lane.
      */

@@ -1,5 +1,6 @@
 package io.bindfirst.server.pwd;
 
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 
@@ -33,18 +34,18 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
     private final String algorithm;
     private final int digestLength;
     /**
-     * One digest per thread: {@link MessageDigest} is not thread-safe, and creating one per call
+     * One digest and buffers per thread: {@link MessageDigest} is not thread-safe, and creating one per call
      * costs a provider look-up. Every use starts with {@code reset()} so that a use cut short by an
      * exception cannot leak state into the next one.
      */
-    private final ThreadLocal<MessageDigest> digests;
+    private final ThreadLocal<CheckBuffers> checkBuffers;
 
     private SaltedShaScheme(String name, String algorithm) {
         this.name = name;
         this.algorithm = algorithm;
         // Fails fast at class initialisation if the JDK lacks the algorithm (all four are mandatory).
         this.digestLength = SchemeSupport.messageDigest(algorithm).getDigestLength();
-        this.digests = ThreadLocal.withInitial(() -> SchemeSupport.messageDigest(algorithm));
+        this.checkBuffers = ThreadLocal.withInitial(() -> new CheckBuffers(SchemeSupport.messageDigest(algorithm)));
     }
 
     @Override
@@ -103,11 +104,63 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
         return ConstantTime.equals(actual, Arrays.copyOf(decoded, digestLength));
     }
 
+    /**
+     * The bind path's check: the stored value's base64 decoded, the password copied and the digest computed
+     * into this thread's buffers, so that a bind allocates nothing here. A password or stored value longer
+     * than the buffers (none a client or an administrator sets in practice) takes the String path.
+     */
+    @Override
+    public boolean matches(ByteSequence clear, ByteSequence storedValue, int from, Pacer pacer) {
+        if (clear == null || clear.isEmpty() || storedValue == null) {
+            return false;
+        }
+        int encodedLength = storedValue.length() - from;
+        if (encodedLength > CheckBuffers.MAX_ENCODED || clear.length() > CheckBuffers.MAX_PASSWORD) {
+            return matches(clear, storedValue.subSequence(from, storedValue.length()).toString());
+        }
+        CheckBuffers buffers = checkBuffers.get();
+        byte[] decoded = buffers.decoded;
+        int decodedLength = Base64Bytes.decode(storedValue, from, storedValue.length(), decoded);
+        if (decodedLength <= digestLength) {
+            return false; // malformed, or no salt at all
+        }
+        byte[] password = clear.copyTo(buffers.password);
+        MessageDigest md = buffers.digest;
+        try {
+            md.reset();
+            md.update(password, 0, clear.length());
+            md.update(decoded, digestLength, decodedLength - digestLength);
+            md.digest(buffers.actual, 0, digestLength);
+        } catch (DigestException e) {
+            throw new IllegalStateException("A " + algorithm + " digest does not fit " + digestLength + " bytes", e);
+        } finally {
+            Arrays.fill(password, 0, clear.length(), (byte) 0);
+        }
+        return ConstantTime.equals(buffers.actual, 0, decoded, 0, digestLength);
+    }
+
+    /** What one thread reuses to check passwords against stored values of this scheme. */
+    private static final class CheckBuffers {
+        /** The longest password checked without allocating; longer ones are checked by the String path. */
+        static final int MAX_PASSWORD = 256;
+        /** The longest encoded value checked without allocating: a 64-byte digest and 128 bytes of salt. */
+        static final int MAX_ENCODED = 256;
+
+        final MessageDigest digest;
+        final byte[] decoded = new byte[Base64Bytes.maxDecodedLength(MAX_ENCODED)];
+        final byte[] password = new byte[MAX_PASSWORD];
+        final byte[] actual = new byte[64];
+
+        CheckBuffers(MessageDigest digest) {
+            this.digest = digest;
+        }
+    }
+
     /** {@code digest(clear + salt[saltOffset, saltOffset + saltLength))}. */
     private byte[] digest(ByteSequence clear, byte[] salt, int saltOffset, int saltLength) {
         byte[] password = clear.toByteArray();
         try {
-            MessageDigest md = digests.get();
+            MessageDigest md = checkBuffers.get().digest;
             md.reset();
             md.update(password);
             md.update(salt, saltOffset, saltLength);

@@ -87,6 +87,11 @@ final class SchemeSupport {
             }
 
             @Override
+            public boolean matches(ByteSequence clear, ByteSequence storedValue, int from, Pacer pacer) {
+                return scheme.matches(clear, storedValue, from, pacer);
+            }
+
+            @Override
             public long workFactor(String encodedValue) {
                 return scheme.workFactor(encodedValue);
             }

@@ -1,6 +1,7 @@
 package io.bindfirst.server.pwd;
 
 import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertThrows;
 import static org.testng.Assert.assertTrue;
 
 import org.testng.annotations.Test;
@@ -74,5 +75,26 @@ public class ConstantTimeTest {
         assertFalse(ConstantTime.equals(b(1), null));
         assertFalse(ConstantTime.equals(null, null));
         assertFalse(ConstantTime.equals(null, new byte[0]));
+    }
+
+    @Test
+    public void rangesCompareOnlyTheirBytes() {
+        byte[] a = b(9, 1, 2, 3, 9);
+        byte[] b = b(1, 2, 3, 7, 7, 7);
+        assertTrue(ConstantTime.equals(a, 1, b, 0, 3));
+        assertTrue(ConstantTime.equals(a, 0, b, 0, 0));
+        assertFalse(ConstantTime.equals(a, 1, b, 0, 4)); // the fourth byte differs
+        assertFalse(ConstantTime.equals(a, 0, b, 0, 3));
+        for (int i = 0; i < 3; i++) {
+            byte[] c = b.clone();
+            c[i] ^= (byte) 0x80; // a difference in any place, even in the high bit, is seen
+            assertFalse(ConstantTime.equals(a, 1, c, 0, 3), "byte " + i);
+        }
+    }
+
+    @Test
+    public void rangesOutsideTheirArraysAreRefused() {
+        assertThrows(IndexOutOfBoundsException.class, () -> ConstantTime.equals(b(1, 2), 1, b(1, 2), 0, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> ConstantTime.equals(b(1, 2), 0, b(1, 2), -1, 1));
     }
 }

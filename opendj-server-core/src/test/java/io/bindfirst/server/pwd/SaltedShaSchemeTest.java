@@ -6,7 +6,9 @@ import static org.testng.Assert.assertNotEquals;
 import static org.testng.Assert.assertThrows;
 import static org.testng.Assert.assertTrue;
 
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Random;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.testng.annotations.DataProvider;
@@ -46,21 +48,34 @@ public class SaltedShaSchemeTest {
         return ByteString.valueOfUtf8(s);
     }
 
+    /**
+     * {@code scheme.matches} both ways the server asks it (the encoded value as a String, and as the stored
+     * value's bytes after its {@code {NAME}}, the bind path), asserting that they agree.
+     */
+    private static boolean matches(SaltedShaScheme scheme, ByteString clear, String encoded) {
+        boolean byString = scheme.matches(clear, encoded);
+        String prefix = "{" + scheme.name() + "}";
+        ByteString stored = encoded == null ? null : utf8(prefix + encoded);
+        boolean byBytes = scheme.matches(clear, stored, prefix.length(), Pacer.NONE);
+        assertEquals(byBytes, byString, "the String and the stored bytes disagree on '" + encoded + "'");
+        return byString;
+    }
+
     private static byte[] hex(String hex) {
         return ByteString.valueOfHex(hex).toByteArray();
     }
 
     @Test(dataProvider = "knownAnswers")
     public void knownAnswerMatches(SaltedShaScheme scheme, String password, String encoded) {
-        assertTrue(scheme.matches(utf8(password), encoded));
+        assertTrue(matches(scheme, utf8(password), encoded));
     }
 
     @Test(dataProvider = "knownAnswers")
     public void knownAnswerRefusesOtherPasswords(SaltedShaScheme scheme, String password, String encoded) {
-        assertFalse(scheme.matches(utf8(password + "x"), encoded));
-        assertFalse(scheme.matches(utf8(password.substring(1)), encoded));
-        assertFalse(scheme.matches(utf8(password.toUpperCase()), encoded));
-        assertFalse(scheme.matches(utf8("x"), encoded));
+        assertFalse(matches(scheme, utf8(password + "x"), encoded));
+        assertFalse(matches(scheme, utf8(password.substring(1)), encoded));
+        assertFalse(matches(scheme, utf8(password.toUpperCase()), encoded));
+        assertFalse(matches(scheme, utf8("x"), encoded));
     }
 
     @Test(dataProvider = "knownAnswers")
@@ -69,7 +84,7 @@ public class SaltedShaSchemeTest {
         for (int index : new int[] {0, scheme.digestLength() - 1, scheme.digestLength(), decoded.length - 1}) {
             byte[] tampered = decoded.clone();
             tampered[index] ^= 0x40;
-            assertFalse(scheme.matches(utf8(password), Base64.getEncoder().encodeToString(tampered)),
+            assertFalse(matches(scheme, utf8(password), Base64.getEncoder().encodeToString(tampered)),
                     "byte " + index + " flipped");
         }
     }
@@ -111,17 +126,17 @@ public class SaltedShaSchemeTest {
         String second = scheme.encodeValue(password);
         assertEquals(Base64.getDecoder().decode(first).length, digestLength + SaltedShaScheme.SALT_LENGTH);
         assertNotEquals(first, second, "each encoding has its own salt");
-        assertTrue(scheme.matches(password, first));
-        assertTrue(scheme.matches(password, second));
-        assertFalse(scheme.matches(utf8("correct horse battery stapl"), first));
+        assertTrue(matches(scheme, password, first));
+        assertTrue(matches(scheme, password, second));
+        assertFalse(matches(scheme, utf8("correct horse battery stapl"), first));
     }
 
     @Test(dataProvider = "schemes")
     public void binaryPasswordsRoundTrip(SaltedShaScheme scheme, String name, String algorithm, int digestLength) {
         ByteString password = ByteString.wrap(new byte[] {0, (byte) 0xff, (byte) 0xfe, 0x7f, (byte) 0x80});
         String encoded = scheme.encodeValue(password);
-        assertTrue(scheme.matches(password, encoded));
-        assertFalse(scheme.matches(ByteString.wrap(new byte[] {0, (byte) 0xff, (byte) 0xfe, 0x7f}), encoded));
+        assertTrue(matches(scheme, password, encoded));
+        assertFalse(matches(scheme, ByteString.wrap(new byte[] {0, (byte) 0xff, (byte) 0xfe, 0x7f}), encoded));
     }
 
     @Test(dataProvider = "schemes")
@@ -143,39 +158,39 @@ public class SaltedShaSchemeTest {
             Base64.getEncoder().encodeToString(new byte[digestLength - 1]),
         };
         for (String value : malformed) {
-            assertFalse(scheme.matches(password, value), "'" + value + "'");
+            assertFalse(matches(scheme, password, value), "'" + value + "'");
         }
     }
 
     @Test
     public void missingPaddingIsToleratedButWrongPaddingIsNot() {
         // Same bytes either way; some tools drop the padding.
-        assertTrue(SaltedShaScheme.SSHA.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA"));
-        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA="));
-        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA==="));
+        assertTrue(matches(SaltedShaScheme.SSHA, utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA"));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA="));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA==="));
     }
 
     @Test
     public void unsaltedDigestIsNotAcceptedAsSalted() {
         // base64(sha1("secret")) is a valid {SHA} value, but {SSHA} requires salt.
-        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), "5en6G6MezRroT3XKqkdPOmY/BfQ="));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("secret"), "5en6G6MezRroT3XKqkdPOmY/BfQ="));
     }
 
     @Test
     public void aValueOfOneSchemeDoesNotMatchUnderAnother() {
         String ssha512 = "kyIpdsrB2UF03DzitElS0NGmohog+mUda8e85iz133KrvQqIlqhBs4BNJSgY+ck0UhODqgYSl+u98MN5uyzqtN6tvu8=";
-        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), ssha512));
-        assertFalse(SaltedShaScheme.SSHA256.matches(utf8("secret"), ssha512));
-        assertFalse(SaltedShaScheme.SSHA384.matches(utf8("secret"), ssha512));
-        assertFalse(SaltedShaScheme.SSHA256.matches(utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA=="));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("secret"), ssha512));
+        assertFalse(matches(SaltedShaScheme.SSHA256, utf8("secret"), ssha512));
+        assertFalse(matches(SaltedShaScheme.SSHA384, utf8("secret"), ssha512));
+        assertFalse(matches(SaltedShaScheme.SSHA256, utf8("secret"), "lHFzXul4wnzRItssVcTnvXWRjNgBAgMEBQYHCA=="));
     }
 
     @Test
     public void nullAndEmptyArgumentsDoNotMatch() {
         String valid = SaltedShaScheme.SSHA.encodeValue(utf8("secret"));
-        assertFalse(SaltedShaScheme.SSHA.matches(null, valid));
-        assertFalse(SaltedShaScheme.SSHA.matches(ByteString.empty(), valid));
-        assertFalse(SaltedShaScheme.SSHA.matches(utf8("secret"), null));
+        assertFalse(matches(SaltedShaScheme.SSHA, null, valid));
+        assertFalse(matches(SaltedShaScheme.SSHA, ByteString.empty(), valid));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("secret"), null));
     }
 
     @Test
@@ -184,6 +199,35 @@ public class SaltedShaSchemeTest {
         assertThrows(NullPointerException.class, () -> SaltedShaScheme.SSHA.encodeValue(null));
         assertThrows(IllegalArgumentException.class,
                 () -> SaltedShaScheme.SSHA.encodeValue(utf8("secret"), new byte[0]));
+    }
+
+    @Test(dataProvider = "schemes")
+    public void theStoredBytesAndTheStringAgreeOnManyValues(SaltedShaScheme scheme, String name, String algorithm,
+                                                            int digestLength) {
+        Random random = new Random(42);
+        for (int i = 0; i < 2_000; i++) {
+            // Passwords and salts up to past the per-thread buffers' sizes (256), so both ways are taken.
+            byte[] password = new byte[1 + random.nextInt(i % 10 == 0 ? 400 : 24)];
+            random.nextBytes(password);
+            byte[] salt = new byte[1 + random.nextInt(i % 10 == 1 ? 200 : 12)];
+            random.nextBytes(salt);
+            String encoded = scheme.encodeValue(ByteString.wrap(password), salt);
+            ByteString other = ByteString.wrap(Arrays.copyOf(password, password.length + 1));
+            assertTrue(matches(scheme, ByteString.wrap(password), encoded));
+            assertFalse(matches(scheme, other, encoded));
+            char[] chars = encoded.toCharArray();
+            chars[random.nextInt(chars.length)] = "A/+=!x\n".charAt(random.nextInt(7));
+            matches(scheme, ByteString.wrap(password), new String(chars));
+            matches(scheme, ByteString.wrap(password), encoded.substring(0, random.nextInt(encoded.length())));
+        }
+    }
+
+    @Test
+    public void aShortPasswordAfterALongOneOnTheSameThreadIsCheckedAlone() {
+        String forShort = SaltedShaScheme.SSHA.encodeValue(utf8("pass"));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("password"), forShort));
+        assertTrue(matches(SaltedShaScheme.SSHA, utf8("pass"), forShort));
+        assertFalse(matches(SaltedShaScheme.SSHA, utf8("pas"), forShort));
     }
 
     @Test
