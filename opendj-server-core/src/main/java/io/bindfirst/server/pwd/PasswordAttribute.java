@@ -232,6 +232,10 @@ public final class PasswordAttribute {
     }
 
     private boolean anyCostly(Collection<ByteString> stored) {
+        ByteString only = onlyValue(stored);
+        if (only != null) {
+            return schemes.workFactor(only) > 1;
+        }
         for (ByteString value : stored) {
             if (schemes.workFactor(value) > 1) {
                 return true;
@@ -255,12 +259,25 @@ public final class PasswordAttribute {
      * checked, as there.
      */
     public int matchingScheme(Iterable<ByteString> stored, ByteSequence clear, Pacer pacer) {
+        ByteString only = onlyValue(stored);
+        if (only != null) {
+            return schemes.matchingScheme(clear, only, pacer);
+        }
         int matched = PasswordSchemes.NO_MATCH;
         for (ByteString value : stored) {
             int scheme = schemes.matchingScheme(clear, value, pacer);
             matched = scheme == PasswordSchemes.NO_MATCH ? matched : scheme;
         }
         return matched;
+    }
+
+    /**
+     * The value of an attribute that holds one (most accounts have one password), or null: read without an
+     * iterator, which an entry's unmodifiable attributes allocate twice over on every bind.
+     */
+    private static ByteString onlyValue(Iterable<ByteString> stored) {
+        return stored instanceof Attribute && ((Attribute) stored).size() == 1 ? ((Attribute) stored).firstValue()
+                : null;
     }
 
     /**
