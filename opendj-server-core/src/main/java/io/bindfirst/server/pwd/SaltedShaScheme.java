@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.util.Arrays;
 
 import org.forgerock.opendj.ldap.ByteSequence;
+import org.forgerock.opendj.ldap.ByteString;
 
 /**
  * The salted SHA schemes of OpenLDAP and OpenDJ, and OpenLDAP's {@code {SMD5}} built the same way: the
@@ -93,38 +94,30 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
 
     @Override
     public boolean matches(ByteSequence clear, String encodedValue) {
-        if (clear == null || clear.isEmpty() || encodedValue == null) {
-            return false;
-        }
-        byte[] decoded = SchemeSupport.decodeBase64(encodedValue);
-        if (decoded == null || decoded.length <= digestLength) {
-            return false; // malformed, or no salt at all
-        }
-        byte[] actual = digest(clear, decoded, digestLength, decoded.length - digestLength);
-        return ConstantTime.equals(actual, Arrays.copyOf(decoded, digestLength));
+        // Characters outside ASCII become bytes no base64 alphabet holds: refused, as the JDK's decoder refuses them.
+        return encodedValue != null && matches(clear, ByteString.valueOfUtf8(encodedValue), 0, Pacer.NONE);
     }
 
     /**
-     * The bind path's check: the stored value's base64 decoded, the password copied and the digest computed
-     * into this thread's buffers, so that a bind allocates nothing here. A password or stored value longer
-     * than the buffers (none a client or an administrator sets in practice) takes the String path.
+     * The check: the stored value's base64 decoded, the password copied and the digest computed into this
+     * thread's buffers, so that a bind allocates nothing here (a password or value longer than the buffers, which
+     * no client or administrator sets in practice, gets arrays of its own).
      */
     @Override
     public boolean matches(ByteSequence clear, ByteSequence storedValue, int from, Pacer pacer) {
         if (clear == null || clear.isEmpty() || storedValue == null) {
             return false;
         }
-        int encodedLength = storedValue.length() - from;
-        if (encodedLength > CheckBuffers.MAX_ENCODED || clear.length() > CheckBuffers.MAX_PASSWORD) {
-            return matches(clear, storedValue.subSequence(from, storedValue.length()).toString());
-        }
         CheckBuffers buffers = checkBuffers.get();
-        byte[] decoded = buffers.decoded;
+        int encodedLength = storedValue.length() - from;
+        byte[] decoded = encodedLength <= CheckBuffers.MAX_ENCODED ? buffers.decoded
+                : new byte[Base64Bytes.maxDecodedLength(encodedLength)];
         int decodedLength = Base64Bytes.decode(storedValue, from, storedValue.length(), decoded);
         if (decodedLength <= digestLength) {
             return false; // malformed, or no salt at all
         }
-        byte[] password = clear.copyTo(buffers.password);
+        byte[] password = clear.length() <= CheckBuffers.MAX_PASSWORD ? buffers.password : new byte[clear.length()];
+        clear.copyTo(password);
         MessageDigest md = buffers.digest;
         try {
             md.reset();
@@ -141,7 +134,7 @@ public final class SaltedShaScheme implements PasswordStorageScheme {
 
     /** What one thread reuses to check passwords against stored values of this scheme. */
     private static final class CheckBuffers {
-        /** The longest password checked without allocating; longer ones are checked by the String path. */
+        /** The longest password checked without allocating. */
         static final int MAX_PASSWORD = 256;
         /** The longest encoded value checked without allocating: a 64-byte digest and 128 bytes of salt. */
         static final int MAX_ENCODED = 256;

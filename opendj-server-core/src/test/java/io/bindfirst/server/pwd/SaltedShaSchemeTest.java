@@ -6,6 +6,8 @@ import static org.testng.Assert.assertNotEquals;
 import static org.testng.Assert.assertThrows;
 import static org.testng.Assert.assertTrue;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Random;
@@ -50,15 +52,41 @@ public class SaltedShaSchemeTest {
 
     /**
      * {@code scheme.matches} both ways the server asks it (the encoded value as a String, and as the stored
-     * value's bytes after its {@code {NAME}}, the bind path), asserting that they agree.
+     * value's bytes after its {@code {NAME}}, the bind path), each asserted to agree with {@link #reference}.
      */
     private static boolean matches(SaltedShaScheme scheme, ByteString clear, String encoded) {
-        boolean byString = scheme.matches(clear, encoded);
+        boolean expected = reference(scheme, clear, encoded);
+        assertEquals(scheme.matches(clear, encoded), expected, "as a String: '" + encoded + "'");
         String prefix = "{" + scheme.name() + "}";
         ByteString stored = encoded == null ? null : utf8(prefix + encoded);
-        boolean byBytes = scheme.matches(clear, stored, prefix.length(), Pacer.NONE);
-        assertEquals(byBytes, byString, "the String and the stored bytes disagree on '" + encoded + "'");
-        return byString;
+        assertEquals(scheme.matches(clear, stored, prefix.length(), Pacer.NONE), expected,
+                "as the stored bytes: '" + encoded + "'");
+        return expected;
+    }
+
+    /** The check written plainly with the JDK's base64 decoder and a fresh digest: what the scheme must answer. */
+    private static boolean reference(SaltedShaScheme scheme, ByteString clear, String encoded) {
+        if (clear == null || clear.isEmpty() || encoded == null) {
+            return false;
+        }
+        byte[] decoded;
+        try {
+            decoded = Base64.getDecoder().decode(encoded);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        int n = scheme.digestLength();
+        if (decoded.length <= n) {
+            return false;
+        }
+        try {
+            MessageDigest md = MessageDigest.getInstance(scheme.algorithm());
+            md.update(clear.toByteArray());
+            md.update(decoded, n, decoded.length - n);
+            return MessageDigest.isEqual(md.digest(), Arrays.copyOf(decoded, n));
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static byte[] hex(String hex) {
@@ -202,8 +230,8 @@ public class SaltedShaSchemeTest {
     }
 
     @Test(dataProvider = "schemes")
-    public void theStoredBytesAndTheStringAgreeOnManyValues(SaltedShaScheme scheme, String name, String algorithm,
-                                                            int digestLength) {
+    public void generatedAndDamagedValuesAreCheckedAsTheReferenceDoes(SaltedShaScheme scheme, String name,
+                                                                      String algorithm, int digestLength) {
         Random random = new Random(42);
         for (int i = 0; i < 2_000; i++) {
             // Passwords and salts up to past the per-thread buffers' sizes (256), so both ways are taken.
