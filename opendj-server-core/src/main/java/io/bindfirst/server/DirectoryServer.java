@@ -90,9 +90,12 @@ public final class DirectoryServer implements AutoCloseable {
     /** The HTTP listener for metrics and health probes, or {@code null} when it is disabled. */
     private final HttpMetricsListener httpMetrics;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Sample entries this start created (a first start of the demo), 0 when the backends held data. */
+    private final long sampleEntriesCreated;
 
     private DirectoryServer(ServerContext context, WorkQueue workQueue, LdapConnectionHandler handler,
-                            TlsContext tls, HttpMetricsListener httpMetrics) {
+                            TlsContext tls, HttpMetricsListener httpMetrics, long sampleEntriesCreated) {
+        this.sampleEntriesCreated = sampleEntriesCreated;
         this.context = context;
         this.workQueue = workQueue;
         this.connectionHandler = handler;
@@ -146,11 +149,13 @@ public final class DirectoryServer implements AutoCloseable {
         WorkQueue workQueue = null;
         SlowLane slowLane = null;
         ClientConnections connections = null;
+        long sampleEntries = 0;
         try {
             for (BackendConfig bc : config.backends()) {
                 Backend b = open(bc, schema);
                 opened.add(b);
-                createSampleData(b, config.sampleEntries().getOrDefault(bc.id(), 0), schema, schemes, passwords);
+                sampleEntries += createSampleData(b, config.sampleEntries().getOrDefault(bc.id(), 0), schema,
+                        schemes, passwords);
             }
             if (config.accessLog() != null) {
                 try {
@@ -211,7 +216,7 @@ public final class DirectoryServer implements AutoCloseable {
                 }
             }
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
-            return new DirectoryServer(ctx, workQueue, handler, tls, httpMetrics);
+            return new DirectoryServer(ctx, workQueue, handler, tls, httpMetrics, sampleEntries);
         } catch (IOException | BackendException | RuntimeException | ServerStartException e) {
             if (workQueue != null) {
                 workQueue.close();
@@ -355,16 +360,23 @@ public final class DirectoryServer implements AutoCloseable {
                 + "ds-cfg-backend-type: no backend implementation of type '" + bc.type() + "' is installed");
     }
 
-    private static void createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes,
+    /** Fills an empty backend with the demo's users; returns the entries created (0: it held data). */
+    private static long createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes,
                                          PasswordAttribute passwords) throws BackendException {
         if (users <= 0 || backend.entryCount() > 0) {
-            return;
+            return 0;
         }
         PasswordStorageScheme ssha = schemes.scheme("SSHA").orElseThrow();
         long t0 = System.nanoTime();
         long n = backend.importEntries(new SampleData(backend.baseDNs().get(0), users, schema, ssha, passwords));
         LOG.info("Created {} sample entries under {} in {} ms", n, backend.baseDNs().get(0),
                 (System.nanoTime() - t0) / 1_000_000);
+        return n;
+    }
+
+    /** How many sample entries this start created: more than 0 only on a first start with sample data. */
+    public long sampleEntriesCreated() {
+        return sampleEntriesCreated;
     }
 
     public ServerContext context() {

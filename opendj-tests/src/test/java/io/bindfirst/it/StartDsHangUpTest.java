@@ -22,33 +22,18 @@ public class StartDsHangUpTest {
 
     @Test(timeOut = 300_000)
     public void reloadTlsReachesAServerStartedUnderNohup() throws Exception {
-        Path root = Files.createTempDirectory("bindfirst-startds-");
-        Path bin = root.resolve("bin");
-        try {
-            // A checkout of its own for the scripts (they keep the instance beside bin/), with this build's jars.
-            Files.createDirectories(bin);
-            try (var scripts = Files.list(TestServer.repoRoot().resolve("bin"))) {
-                for (Path script : (Iterable<Path>) scripts::iterator) {
-                    Files.copy(script, bin.resolve(script.getFileName()),
-                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-            for (String module : List.of("opendj-backend-je", "opendj-tools")) {
-                Files.createDirectories(root.resolve(module));
-                Files.createSymbolicLink(root.resolve(module).resolve("target"),
-                        TestServer.repoRoot().resolve(module).resolve("target"));
-            }
-            TestServer.copyConfig(root);
+        try (ScriptCheckout checkout = new ScriptCheckout()) {
+            Path root = checkout.root();
             Path ldif = root.resolve("config/config.ldif");
             ConfigText.read(ldif).set("ds-cfg-backend-id=userRoot,cn=Backends,cn=config", "ds-cfg-sample-entries",
                     "10").write(ldif);
 
-            ChildProcess.Result started = ChildProcess.run(LIMIT, List.of("nohup", bin.resolve("start-ds").toString(),
-                    "--port", "0", "--ldaps-port", "0", "--metrics-port", "0"));
+            ChildProcess.Result started = ChildProcess.run(LIMIT, List.of("nohup",
+                    checkout.script("start-ds").toString(), "--port", "0", "--ldaps-port", "0", "--metrics-port", "0"));
             assertEquals(started.exitCode(), 0, started.said());
-            long pid = Long.parseLong(Files.readString(root.resolve("logs/server.pid")).trim());
+            long pid = checkout.serverPid();
 
-            ChildProcess.Result asked = ChildProcess.run(LIMIT, List.of(bin.resolve("reload-tls").toString()));
+            ChildProcess.Result asked = ChildProcess.run(LIMIT, List.of(checkout.script("reload-tls").toString()));
             assertEquals(asked.exitCode(), 0, asked.said());
             Path errors = root.resolve("logs/errors");
             String log = "";
@@ -62,15 +47,6 @@ public class StartDsHangUpTest {
                             + Files.readString(root.resolve("logs/server.out")));
             assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
                     "the signal reloads, it does not stop the server");
-        } finally {
-            if (Files.exists(bin.resolve("stop-ds")) && Files.exists(root.resolve("logs/server.pid"))) {
-                ChildProcess.Result stopped = ChildProcess.run(LIMIT, List.of(bin.resolve("stop-ds").toString()));
-                assertEquals(stopped.exitCode(), 0, stopped.said());
-            }
-            for (String module : List.of("opendj-backend-je", "opendj-tools")) {
-                Files.deleteIfExists(root.resolve(module).resolve("target"));   // the link, never the build
-            }
-            TestServer.deleteTree(root);
         }
     }
 }

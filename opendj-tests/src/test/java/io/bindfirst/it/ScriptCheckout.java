@@ -1,0 +1,68 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A checkout of its own for the {@code bin/} scripts, as a user's clone is laid out: the scripts copied (they
+ * keep the instance beside {@code bin/}), this build's jars linked in, the shipped configuration copied. For
+ * tests that run {@code bin/start-ds} as a user would; {@link #close} stops a server it left running and deletes
+ * the checkout, never the build.
+ */
+final class ScriptCheckout implements AutoCloseable {
+    private static final Duration LIMIT = Duration.ofMinutes(3);
+    private static final List<String> MODULES = List.of("opendj-backend-je", "opendj-tools");
+
+    private final Path root;
+
+    ScriptCheckout() throws IOException {
+        root = Files.createTempDirectory("bindfirst-checkout-");
+        Path bin = root.resolve("bin");
+        Files.createDirectories(bin);
+        try (var scripts = Files.list(TestServer.repoRoot().resolve("bin"))) {
+            for (Path script : (Iterable<Path>) scripts::iterator) {
+                Files.copy(script, bin.resolve(script.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        for (String module : MODULES) {
+            Files.createDirectories(root.resolve(module));
+            Files.createSymbolicLink(root.resolve(module).resolve("target"),
+                    TestServer.repoRoot().resolve(module).resolve("target"));
+        }
+        TestServer.copyConfig(root);
+    }
+
+    Path root() {
+        return root;
+    }
+
+    Path script(String name) {
+        return root.resolve("bin").resolve(name);
+    }
+
+    /** The pid bin/start-ds wrote. */
+    long serverPid() throws IOException {
+        return Long.parseLong(Files.readString(root.resolve("logs/server.pid")).trim());
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (Files.exists(script("stop-ds")) && Files.exists(root.resolve("logs/server.pid"))) {
+                ChildProcess.Result stopped = ChildProcess.run(LIMIT, List.of(script("stop-ds").toString()));
+                assertEquals(stopped.exitCode(), 0, stopped.said());
+            }
+        } finally {
+            for (String module : MODULES) {
+                Files.deleteIfExists(root.resolve(module).resolve("target"));   // the link, never the build
+            }
+            TestServer.deleteTree(root);
+        }
+    }
+}
