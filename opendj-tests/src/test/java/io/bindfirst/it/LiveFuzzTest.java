@@ -68,7 +68,7 @@ public class LiveFuzzTest {
         }
         stillServes("the start");
         int threadsBefore = Thread.activeCount();
-        long heapBefore = usedHeapAfterGc();
+        long heapBefore = HeapAfterGc.usedBytes();
         ExecutorService pool = Executors.newFixedThreadPool(CONNECTIONS);
         long messages = 0;
         try {
@@ -113,7 +113,7 @@ public class LiveFuzzTest {
         }
         assertTrue(Thread.activeCount() <= threadsBefore + 8,
                 "threads " + threadsBefore + " -> " + Thread.activeCount());
-        long heapAfter = usedHeapAfterGc();
+        long heapAfter = HeapAfterGc.usedBytes();
         assertTrue(heapAfter < heapBefore + 64L * 1024 * 1024,
                 "heap after GC " + heapBefore / 1024 + " KiB -> " + heapAfter / 1024 + " KiB");
         assertEquals(server.server().context().backends().userBackends().size(), 1);
@@ -160,15 +160,6 @@ public class LiveFuzzTest {
             assertEquals(c.bind(TestServer.user(100), "password").getResultCode(), ResultCode.SUCCESS, after);
             assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.2)").getEntryCount(), 1, after);
         }
-    }
-
-    private static long usedHeapAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(50);
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 
     private static List<List<byte[]>> regressions() throws IOException {

@@ -79,7 +79,7 @@ public class ResourceAbuseTest {
                     .getEntryCount(), USERS);
         }
         int threadsBefore = Thread.activeCount();
-        long heapBefore = usedHeapAfterGc();
+        long heapBefore = HeapAfterGc.usedBytes();
         WorkerPool workers = (WorkerPool) server.server().workQueue();
         long searchesBefore = searchesCompleted();
         try (Socket hostile = new Socket()) {
@@ -96,7 +96,7 @@ public class ResourceAbuseTest {
             Poll.until("every search finished or waiting for the client", Duration.ofSeconds(120),
                     () -> (searchesCompleted() - searchesBefore) + workers.waitingForClients(),
                     n -> n >= searches);
-            long held = usedHeapAfterGc() - heapBefore;
+            long held = HeapAfterGc.usedBytes() - heapBefore;
             long during = bindNanos(500);
             System.out.printf("RESOURCE-ABUSE unread results: heap +%d KiB, %d searches waiting, 500 binds %d ms "
                             + "(before: %d ms), threads %d -> %d%n", held / 1024, workers.waitingForClients(),
@@ -179,7 +179,7 @@ public class ResourceAbuseTest {
     @Test(timeOut = 180_000)
     public void aFloodOfAbandonsIsNeverAnsweredAndCostsNothingToKeep() throws Exception {
         int abandons = 100_000;
-        long heapBefore = usedHeapAfterGc();
+        long heapBefore = HeapAfterGc.usedBytes();
         Set<Integer> searchIds = ConcurrentHashMap.newKeySet();
         ExecutorService reader = Executors.newSingleThreadExecutor();
         try (RawLdap c = new RawLdap(server.port())) {
@@ -226,7 +226,7 @@ public class ResourceAbuseTest {
         } finally {
             reader.shutdownNow();
         }
-        long grown = usedHeapAfterGc() - heapBefore;
+        long grown = HeapAfterGc.usedBytes() - heapBefore;
         assertTrue(grown < 16L * 1024 * 1024, "heap after " + abandons + " abandons: +" + grown / 1024 + " KiB");
         stillServes();
     }
@@ -357,14 +357,5 @@ public class ResourceAbuseTest {
         try (LDAPConnection c = server.bindAs(TestServer.user(7), TestServer.USER_PASSWORD)) {
             assertEquals(c.getEntry(TestServer.user(8), "uid").getAttributeValue("uid"), "user.8");
         }
-    }
-
-    static long usedHeapAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(50);
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }
