@@ -35,10 +35,11 @@ final class HeapGiveBack {
 
     /** Collects with the lower ratios, then restores them; without HotSpot's flags, a plain collection. */
     void collect() {
-        HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        HotSpotDiagnosticMXBean hotspot = null;
         String min = null;
         String max = null;
         try {
+            hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (hotspot != null) {
                 min = hotspot.getVMOption(MIN).getValue();
                 max = hotspot.getVMOption(MAX).getValue();

@@ -23,13 +23,6 @@ public class HeapGiveBackTest {
     }
 
     @Test
-    public void ratiosAboveTheJvmsOwnAreNotRaised() {
-        String max = hotspot.getVMOption("MaxHeapFreeRatio").getValue();
-        new HeapGiveBack(0, 100).collect();
-        assertEquals(hotspot.getVMOption("MaxHeapFreeRatio").getValue(), max);
-    }
-
-    @Test
     public void impossibleRatiosAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new HeapGiveBack(50, 40));
         assertThrows(IllegalArgumentException.class, () -> new HeapGiveBack(-1, 40));

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.testsupport.PrometheusText;
+
 /**
  * The demo's first start (bin/start-ds on a fresh clone, which creates the 10,000 sample users) hands back the
  * heap that creating them grew: the server's committed heap, read from its own /metrics once it listens, stays
@@ -27,8 +29,6 @@ public class FirstStartHeapTest {
     /** About 45 MiB stay live after the load; G1 grew the heap to 165-175 MiB for it (JDK 17, the shipped flags). */
     private static final long MOST_COMMITTED = 128L << 20;
     private static final Pattern METRICS = Pattern.compile("^Metrics on (http://\\S+)/metrics", Pattern.MULTILINE);
-    private static final Pattern HEAP = Pattern.compile(
-            "^jvm_memory_committed_bytes\\{area=\"heap\"\\} (\\S+)$", Pattern.MULTILINE);
 
     @Test(timeOut = 300_000)
     public void theFirstStartGivesBackTheHeapItsSampleDataGrew() throws Exception {
@@ -47,11 +47,7 @@ public class FirstStartHeapTest {
                     HttpRequest.newBuilder(URI.create(m.group(1) + "/metrics")).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(r.statusCode(), 200, r.body());
-            Matcher heap = HEAP.matcher(r.body());
-            if (!heap.find()) {
-                fail("no committed heap in /metrics:\n" + r.body());
-            }
-            long committed = (long) Double.parseDouble(heap.group(1));
+            long committed = (long) PrometheusText.parse(r.body()).value("jvm_memory_committed_bytes", "area", "heap");
             assertTrue(committed < MOST_COMMITTED, "committed heap after the first start: " + (committed >> 20)
                     + " MiB (at most " + (MOST_COMMITTED >> 20) + " expected)");
         }

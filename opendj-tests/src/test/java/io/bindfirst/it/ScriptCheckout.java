@@ -23,19 +23,28 @@ final class ScriptCheckout implements AutoCloseable {
 
     ScriptCheckout() throws IOException {
         root = Files.createTempDirectory("bindfirst-checkout-");
-        Path bin = root.resolve("bin");
-        Files.createDirectories(bin);
-        try (var scripts = Files.list(TestServer.repoRoot().resolve("bin"))) {
-            for (Path script : (Iterable<Path>) scripts::iterator) {
-                Files.copy(script, bin.resolve(script.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+        try {
+            Path bin = root.resolve("bin");
+            Files.createDirectories(bin);
+            try (var scripts = Files.list(TestServer.repoRoot().resolve("bin"))) {
+                for (Path script : (Iterable<Path>) scripts::iterator) {
+                    Files.copy(script, bin.resolve(script.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+                }
             }
+            for (String module : MODULES) {
+                Files.createDirectories(root.resolve(module));
+                Files.createSymbolicLink(root.resolve(module).resolve("target"),
+                        TestServer.repoRoot().resolve(module).resolve("target"));
+            }
+            TestServer.copyConfig(root);
+        } catch (IOException | RuntimeException e) {
+            try {
+                deleteCheckout();
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
         }
-        for (String module : MODULES) {
-            Files.createDirectories(root.resolve(module));
-            Files.createSymbolicLink(root.resolve(module).resolve("target"),
-                    TestServer.repoRoot().resolve(module).resolve("target"));
-        }
-        TestServer.copyConfig(root);
     }
 
     Path root() {
@@ -59,10 +68,14 @@ final class ScriptCheckout implements AutoCloseable {
                 assertEquals(stopped.exitCode(), 0, stopped.said());
             }
         } finally {
-            for (String module : MODULES) {
-                Files.deleteIfExists(root.resolve(module).resolve("target"));   // the link, never the build
-            }
-            TestServer.deleteTree(root);
+            deleteCheckout();
         }
+    }
+
+    private void deleteCheckout() throws IOException {
+        for (String module : MODULES) {
+            Files.deleteIfExists(root.resolve(module).resolve("target"));   // the link, never the build
+        }
+        TestServer.deleteTree(root);
     }
 }
