@@ -88,6 +88,10 @@ final class AttributeIndex {
         return dbName(kind, name);
     }
 
+    Database database() {
+        return db;
+    }
+
     AttributeType type() {
         return type;
     }

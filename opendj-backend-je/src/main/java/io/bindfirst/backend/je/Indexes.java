@@ -247,6 +247,11 @@ final class Indexes {
         return all.get(position).writeCursor(txn);
     }
 
+    /** The database of the {@code position}th index of {@link #names()}. */
+    Database database(int position) {
+        return all.get(position).database();
+    }
+
     /** Removes {@code id} from every index, under the keys {@link #keys} gave for its entry. */
     void delete(Transaction txn, List<Set<ByteString>> keys, long id) {
         for (int i = 0; i < all.size(); i++) {

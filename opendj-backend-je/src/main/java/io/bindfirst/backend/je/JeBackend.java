@@ -64,6 +64,8 @@ final class JeBackend implements Backend {
     private final DnKeys keys;
     private final EntryCodec codec;
     private final Entries entries;
+    /** The databases that are not indexes: a bulk load's end syncs them beside the indexes it writes. */
+    private final List<Database> entryDatabases;
     private final Indexes indexes;
     private final Search search;
     private final IndexQuery query;
@@ -84,6 +86,7 @@ final class JeBackend implements Backend {
         Database dn2id = storage.openDatabase(Entries.DN2ID, false);
         Database id2entry = storage.openEntryDatabase(Entries.ID2ENTRY);
         Database meta = storage.openDatabase("meta", false);
+        this.entryDatabases = List.of(dn2id, id2entry, meta);
         this.entries = new Entries(dn2id, id2entry, codec);
         this.indexes = Indexes.open(storage, meta, id2entry, codec, config.indexes(), schema);
         this.query = new IndexQuery(schema, indexes, storage);
@@ -324,10 +327,7 @@ final class JeBackend implements Backend {
     }
 
     private void writeRuns(SortedIndexRuns runs) throws BackendException {
-        storage.write(txn -> {
-            runs.writeAll(txn);
-            return null;
-        });
+        new BulkWriteOut(storage, indexes, entryDatabases, Runtime.getRuntime().availableProcessors()).run(runs);
     }
 
     /** Spills a full run, as a write: a failure leaves the load damaged (its entries would lack index records). */

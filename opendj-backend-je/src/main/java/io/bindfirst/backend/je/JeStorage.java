@@ -44,7 +44,8 @@ import io.bindfirst.server.backend.BackupManifest;
  * <p>Opened for a bulk load ({@code import-ldif --clearBackend}), the environment has no transactions and no
  * locks, and its databases are deferred-write: they reach the disk when the import ends
  * ({@link #writeOutBulkLoad()}) or at {@link #close()}, not record by record. That is safe only because the loading
- * process owns the environment (its lock file keeps every other process out) and stores from one thread. Until
+ * process owns the environment (its lock file keeps every other process out) and stores entries from one thread
+ * (at the end, each index is written and each database synced by one thread of its own: {@link BulkWriteOut}). Until
  * everything is written, a marker file in the directory says the load is unfinished, and an ordinary open refuses
  * the environment: a load cut short by a crash or a kill is never served half-done, and the next
  * {@code --clearBackend} import starts it again.
@@ -438,6 +439,17 @@ final class JeStorage implements AutoCloseable {
             throw new BackendException(ResultCode.OTHER, "Backend " + backendId + " cannot write out the imported "
                     + "data: it will not open until an import with --clearBackend runs to the end");
         }
+    }
+
+    /**
+     * Writes out one database of a bulk load, from any thread: the end of a load syncs its databases side by side
+     * ({@link BulkWriteOut}), and {@link #writeOutBulkLoad} then finds them clean. A failure damages the load.
+     */
+    void writeOutDatabase(Database db) throws BackendException {
+        bulkWrite(txn -> {
+            db.sync();
+            return null;
+        });
     }
 
     /** Syncs every deferred-write database and the log; whether all of it went to disk. */

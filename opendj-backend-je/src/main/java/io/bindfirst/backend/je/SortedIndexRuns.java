@@ -27,7 +27,7 @@ import io.bindfirst.server.backend.BackendException;
  * run is sorted and written to a file of its own per index ({@link #spill}); {@link #writeAll} merges the files
  * and the records still held ({@link IndexRunMerge}), so each index's B-tree is filled from its smallest key to
  * its largest, one leaf after the other. The run files live in a folder of the database directory and go once
- * written.
+ * written. Records are added from one thread; the indexes may then be written from several, one thread an index.
  */
 final class SortedIndexRuns {
     /** Records held before a run is sorted and spilled: about 30 MB of heap. */
@@ -43,6 +43,8 @@ final class SortedIndexRuns {
     private final List<PackedRecords> pending = new ArrayList<>();
     /** Per spilled run, its file per index (in index order). */
     private final List<List<Path>> spilled = new ArrayList<>();
+    /** Per index, records added since the last write (spilled or held). */
+    private final long[] added;
     private int size;
     private long bytes;
 
@@ -59,6 +61,7 @@ final class SortedIndexRuns {
         for (int i = 0; i < indexes.names().size(); i++) {
             pending.add(new PackedRecords());
         }
+        this.added = new long[pending.size()];
     }
 
     /** Holds the records of one stored entry: {@code keys} as {@link Indexes#keys} gives them. */
@@ -69,6 +72,7 @@ final class SortedIndexRuns {
                 bytes += key.length() + 12;
             }
             size += keys.get(i).size();
+            added[i] += keys.get(i).size();
         }
     }
 
@@ -106,36 +110,66 @@ final class SortedIndexRuns {
 
     /**
      * Writes every record, spilled and held, index by index, each index in key order, and forgets them all (the
-     * run files go). Several calls write what was added between them.
+     * run files go). Several calls write what was added between them. A bulk load's end writes the indexes side
+     * by side instead ({@link BulkWriteOut}), through {@link #writeIndex} and {@link #finish}.
      */
     void writeAll(Transaction txn) throws BackendException {
+        for (int i = 0; i < pending.size(); i++) {
+            writeIndex(i, txn);
+        }
+        finish();
+    }
+
+    /** How many indexes this holds records for (those of {@link Indexes#names()}, in that order). */
+    int indexCount() {
+        return pending.size();
+    }
+
+    /** Records added for the {@code index}th index since the last write: what writing it will cost. */
+    long records(int index) {
+        return added[index];
+    }
+
+    /**
+     * Writes the records of the {@code index}th index, spilled and held, in key order, and deletes its run files.
+     * Calls for different indexes may run at the same time: each reads only its own records and files.
+     */
+    void writeIndex(int index, Transaction txn) throws BackendException {
+        PackedRecords held = pending.get(index);
+        held.sort();
+        List<Path> files = new ArrayList<>();
+        for (List<Path> run : spilled) {
+            files.add(run.get(index));
+        }
         try {
-            for (int i = 0; i < pending.size(); i++) {
-                PackedRecords held = pending.get(i);
-                held.sort();
-                List<Path> files = new ArrayList<>();
-                for (List<Path> run : spilled) {
-                    files.add(run.get(i));
-                }
-                try (IndexRunMerge merge = new IndexRunMerge(files, held);
-                        Cursor cursor = indexes.writeCursor(txn, i)) {
-                    DatabaseEntry key = new DatabaseEntry();
-                    DatabaseEntry id = new DatabaseEntry(new byte[8]);
-                    while (merge.next(key, id.getData())) {
-                        cursor.put(key, id);
-                    }
-                }
-                held.clear();
-                for (Path file : files) {
-                    Files.deleteIfExists(file);
+            try (IndexRunMerge merge = new IndexRunMerge(files, held);
+                    Cursor cursor = indexes.writeCursor(txn, index)) {
+                DatabaseEntry key = new DatabaseEntry();
+                DatabaseEntry id = new DatabaseEntry(new byte[8]);
+                while (merge.next(key, id.getData())) {
+                    cursor.put(key, id);
                 }
             }
-            spilled.clear();
-            size = 0;
-            bytes = 0;
-            clearFolder();
+            held.clear();
+            added[index] = 0;
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
         } catch (IOException e) {
             throw new BackendException(ResultCode.OTHER, "The import cannot read its index records back from "
+                    + folder + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Forgets the runs once every index is written ({@link #writeIndex}), and removes their folder. */
+    void finish() throws BackendException {
+        spilled.clear();
+        size = 0;
+        bytes = 0;
+        try {
+            clearFolder();
+        } catch (IOException e) {
+            throw new BackendException(ResultCode.OTHER, "The import cannot remove its index records' folder "
                     + folder + ": " + e.getMessage(), e);
         }
     }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -23,10 +22,7 @@ import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
-import com.sleepycat.je.Cursor;
 import com.sleepycat.je.Database;
-import com.sleepycat.je.DatabaseEntry;
-import com.sleepycat.je.OperationStatus;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
@@ -74,7 +70,7 @@ public class SortedIndexRunsTest {
             runs.add(keys, id);
             for (int x = 0; x < keys.size(); x++) {
                 for (ByteString key : keys.get(x)) {
-                    expected.get(x).add(record(key.toByteArray(), Ids.entry(id).getData()));
+                    expected.get(x).add(IndexRecords.record(key.toByteArray(), Ids.entry(id).getData()));
                 }
             }
             if (runs.full()) {
@@ -90,8 +86,8 @@ public class SortedIndexRunsTest {
         spills++;
         runs.add(keyForEachIndex(ByteString.wrap(longKey)), 90_000);
         for (TreeSet<String> records : expected) {
-            records.add(record(longKey, Ids.entry(90_001).getData()));
-            records.add(record(longKey, Ids.entry(90_000).getData()));
+            records.add(IndexRecords.record(longKey, Ids.entry(90_001).getData()));
+            records.add(IndexRecords.record(longKey, Ids.entry(90_000).getData()));
         }
         assertTrue(spills > 10, "spread over many runs: " + spills);
         assertEquals(fileCount(), spills * indexes.names().size(), "one run file per index per spill");
@@ -123,10 +119,10 @@ public class SortedIndexRunsTest {
         for (int x = 0; x < first.size(); x++) {
             TreeSet<String> expected = new TreeSet<>();
             for (ByteString key : first.get(x)) {
-                expected.add(record(key.toByteArray(), Ids.entry(1).getData()));
+                expected.add(IndexRecords.record(key.toByteArray(), Ids.entry(1).getData()));
             }
             for (ByteString key : second.get(x)) {
-                expected.add(record(key.toByteArray(), Ids.entry(2).getData()));
+                expected.add(IndexRecords.record(key.toByteArray(), Ids.entry(2).getData()));
             }
             assertEquals(stored(x), List.copyOf(expected), indexes.names().get(x));
         }
@@ -138,29 +134,13 @@ public class SortedIndexRunsTest {
         return keys;
     }
 
-    /** The records of the index at {@code position}, in the database's order. */
     private List<String> stored(int position) throws BackendException {
-        return storage.read(() -> {
-            List<String> out = new ArrayList<>();
-            try (Cursor cursor = indexes.writeCursor(null, position)) {
-                DatabaseEntry key = new DatabaseEntry();
-                DatabaseEntry data = new DatabaseEntry();
-                while (cursor.getNext(key, data, null) == OperationStatus.SUCCESS) {
-                    out.add(record(key.getData(), data.getData()));
-                }
-            }
-            return out;
-        });
+        return IndexRecords.stored(storage, indexes, position);
     }
 
     private long fileCount() throws Exception {
         try (Stream<Path> files = Files.list(dir.resolve(SortedIndexRuns.FOLDER))) {
             return files.count();
         }
-    }
-
-    /** A record as text that sorts as the index does: hex of the key (unsigned bytes), then of the id. */
-    private static String record(byte[] key, byte[] id) {
-        return HexFormat.of().formatHex(key) + "/" + HexFormat.of().formatHex(id);
     }
 }
