@@ -147,10 +147,16 @@ final class AttributeIndex {
         }
     }
 
+    /** Adds {@code id} under each of {@code keys}, except keys kept as over the limit ({@link Ids#OVER_LIMIT}). */
     void insert(Transaction txn, Set<ByteString> keys, long id) {
         DatabaseEntry data = Ids.entry(id);
-        for (ByteString key : keys) {
-            db.put(txn, new DatabaseEntry(key.toByteArray()), data);
+        try (Cursor cursor = db.openCursor(txn, null)) {
+            for (ByteString key : keys) {
+                DatabaseEntry k = new DatabaseEntry(key.toByteArray());
+                if (cursor.getSearchBoth(k, Ids.entry(Ids.OVER_LIMIT), null) != OperationStatus.SUCCESS) {
+                    cursor.put(k, data);
+                }
+            }
         }
     }
 
@@ -182,17 +188,17 @@ final class AttributeIndex {
     long estimate(ByteString key) {
         try (Cursor cursor = db.openCursor(null, CursorConfig.READ_COMMITTED)) {
             DatabaseEntry data = new DatabaseEntry();
-            data.setPartial(0, 0, true);
             if (cursor.getSearchKey(new DatabaseEntry(key.toByteArray()), data, null) != OperationStatus.SUCCESS) {
                 return 0;
             }
-            return cursor.countEstimate();
+            return Ids.of(data) == Ids.OVER_LIMIT ? Long.MAX_VALUE : cursor.countEstimate();
         }
     }
 
     /**
      * The ascending ids of the entries holding {@code key}, or {@code null} if there are more than
-     * {@code limit} (too broad to be worth reading: the caller walks the scope instead).
+     * {@code limit} or the key is kept as over the limit (too broad to be worth reading: the caller walks the
+     * scope instead).
      */
     long[] read(ByteString key, int limit) {
         long[] ids = new long[16];
@@ -201,13 +207,14 @@ final class AttributeIndex {
             DatabaseEntry data = new DatabaseEntry();
             OperationStatus status = cursor.getSearchKey(new DatabaseEntry(key.toByteArray()), data, null);
             while (status == OperationStatus.SUCCESS) {
-                if (count == limit) {
+                long id = Ids.of(data);
+                if (count == limit || id == Ids.OVER_LIMIT) {
                     return null;
                 }
                 if (count == ids.length) {
                     ids = Arrays.copyOf(ids, count * 2);
                 }
-                ids[count++] = Ids.of(data);
+                ids[count++] = id;
                 status = cursor.getNextDup(new DatabaseEntry(), data, null);
             }
         }
@@ -216,7 +223,8 @@ final class AttributeIndex {
 
     /**
      * The ascending, distinct ids of the entries with a key in the range ({@code null} bounds are open ends;
-     * both bounds inclusive), or {@code null} if there are more than {@code limit}.
+     * both bounds inclusive), or {@code null} if there are more than {@code limit} or a key in the range is kept
+     * as over the limit.
      */
     long[] readRange(ByteString from, ByteString to, int limit) {
         long[] ids = new long[16];
@@ -232,13 +240,14 @@ final class AttributeIndex {
                         key.getOffset() + key.getSize(), end, 0, end.length) > 0) {
                     break;
                 }
-                if (count == limit) {
+                long id = Ids.of(data);
+                if (count == limit || id == Ids.OVER_LIMIT) {
                     return null;
                 }
                 if (count == ids.length) {
                     ids = Arrays.copyOf(ids, count * 2);
                 }
-                ids[count++] = Ids.of(data);
+                ids[count++] = id;
                 status = cursor.getNext(key, data, null);
             }
         }

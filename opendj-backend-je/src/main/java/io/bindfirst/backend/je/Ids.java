@@ -4,6 +4,14 @@ import com.sleepycat.je.DatabaseEntry;
 
 /** Entry ids as 8-byte big-endian keys/values, so JE's byte order is numeric order for positive ids. */
 final class Ids {
+    /**
+     * The id under an index key that stands for all of the key's entries when a bulk load found more of them than
+     * a search would read ({@link IndexQuery#ENTRY_LIMIT}): the key's ids are then not kept, and a search on it
+     * walks its scope, as it would have anyway. Entries are numbered from 1, so this names none, and it sorts
+     * before every other id of its key.
+     */
+    static final long OVER_LIMIT = 0;
+
     private Ids() {
     }
 

@@ -64,6 +64,8 @@ final class JeBackend implements Backend {
     private final DnKeys keys;
     private final EntryCodec codec;
     private final Entries entries;
+    /** The most ids a bulk load keeps under one index key (see {@link LimitedKeyWriter}). */
+    private final int importKeyLimit;
     /** The databases that are not indexes: a bulk load's end syncs them beside the indexes it writes. */
     private final List<Database> entryDatabases;
     private final Indexes indexes;
@@ -73,8 +75,10 @@ final class JeBackend implements Backend {
     private final AtomicLong nextId;
     private final BindEntryCache bindCache;
 
-    private JeBackend(BackendConfig config, Schema schema, JeStorage storage) throws BackendException {
+    private JeBackend(BackendConfig config, Schema schema, JeStorage storage, int importKeyLimit)
+            throws BackendException {
         this.config = config;
+        this.importKeyLimit = importKeyLimit;
         this.storage = storage;
         this.keys = new DnKeys(schema);
         this.codec = new EntryCodec(schema);
@@ -108,6 +112,12 @@ final class JeBackend implements Backend {
      *        or locks, its data written out when the import ends, and refused by ordinary opens until then
      */
     static JeBackend open(BackendConfig config, Schema schema, boolean cleared) throws BackendException {
+        return open(config, schema, cleared, IndexQuery.ENTRY_LIMIT);
+    }
+
+    /** As {@link #open(BackendConfig, Schema, boolean)}; a bulk load keeps at most {@code importKeyLimit} ids a key. */
+    static JeBackend open(BackendConfig config, Schema schema, boolean cleared, int importKeyLimit)
+            throws BackendException {
         JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared,
                 config.freeDiskBytes());
         try {
@@ -116,7 +126,7 @@ final class JeBackend implements Backend {
                     storage.removeDatabase(name);
                 }
             }
-            return new JeBackend(config, schema, storage);
+            return new JeBackend(config, schema, storage, importKeyLimit);
         } catch (BackendException | RuntimeException e) {
             storage.close();
             throw e;
@@ -271,7 +281,8 @@ final class JeBackend implements Backend {
         });
         long imported = 0;
         // A bulk load writes index records at its end, each index once in key order (see SortedIndexRuns).
-        SortedIndexRuns runs = storage.bulk() ? new SortedIndexRuns(indexes, config.directory()) : null;
+        SortedIndexRuns runs = storage.bulk() ? new SortedIndexRuns(indexes, config.directory(),
+                SortedIndexRuns.RUN_RECORDS, importKeyLimit) : null;
         // Entries of the batch being stored that are in place: a bulk load does not roll a failed batch back.
         long[] storing = {0};
         try {

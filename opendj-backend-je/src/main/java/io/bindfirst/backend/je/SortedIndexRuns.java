@@ -40,6 +40,7 @@ final class SortedIndexRuns {
     private final Indexes indexes;
     private final Path folder;
     private final int runRecords;
+    private final int keyLimit;
     private final List<PackedRecords> pending = new ArrayList<>();
     /** Per spilled run, its file per index (in index order). */
     private final List<List<Path>> spilled = new ArrayList<>();
@@ -50,14 +51,19 @@ final class SortedIndexRuns {
 
     /** @param directory the database directory, where the run files go */
     SortedIndexRuns(Indexes indexes, Path directory) {
-        this(indexes, directory, RUN_RECORDS);
+        this(indexes, directory, RUN_RECORDS, IndexQuery.ENTRY_LIMIT);
     }
 
-    /** @param runRecords records held before a run is spilled (small in tests, to get several runs) */
-    SortedIndexRuns(Indexes indexes, Path directory, int runRecords) {
+    /**
+     * @param runRecords records held before a run is spilled (small in tests, to get several runs)
+     * @param keyLimit the most ids an index key keeps: one with more is written as over the limit
+     *        ({@link LimitedKeyWriter}); a search never reads more than {@link IndexQuery#ENTRY_LIMIT} of them
+     */
+    SortedIndexRuns(Indexes indexes, Path directory, int runRecords, int keyLimit) {
         this.indexes = indexes;
         this.folder = directory.resolve(FOLDER);
         this.runRecords = runRecords;
+        this.keyLimit = keyLimit;
         for (int i = 0; i < indexes.names().size(); i++) {
             pending.add(new PackedRecords());
         }
@@ -146,9 +152,11 @@ final class SortedIndexRuns {
                     Cursor cursor = indexes.writeCursor(txn, index)) {
                 DatabaseEntry key = new DatabaseEntry();
                 DatabaseEntry id = new DatabaseEntry(new byte[8]);
+                LimitedKeyWriter writer = new LimitedKeyWriter(cursor, keyLimit);
                 while (merge.next(key, id.getData())) {
-                    cursor.put(key, id);
+                    writer.add(key, Ids.of(id));
                 }
+                writer.finish();
             }
             held.clear();
             added[index] = 0;

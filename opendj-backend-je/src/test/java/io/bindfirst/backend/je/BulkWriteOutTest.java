@@ -63,7 +63,7 @@ public class BulkWriteOutTest {
 
     @Test
     public void indexesWrittenOnSeveralThreadsHoldTheirRecordsAfterAnOrdinaryOpen() throws Exception {
-        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000);
+        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000, IndexQuery.ENTRY_LIMIT);
         List<TreeSet<String>> expected = addPeople(runs);
         storage.write(txn -> id2entry.put(txn, Ids.entry(1), new DatabaseEntry(new byte[] {42})));
 
@@ -84,7 +84,7 @@ public class BulkWriteOutTest {
 
     @Test
     public void anIndexThatCannotBeWrittenFailsTheLoadOnceTheOthersAreWritten() throws Exception {
-        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000);
+        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000, IndexQuery.ENTRY_LIMIT);
         List<TreeSet<String>> expected = addPeople(runs);
         int broken = indexes.names().indexOf("eq.uid");
         Files.delete(dir.resolve(SortedIndexRuns.FOLDER).resolve("run-0-index-" + broken));

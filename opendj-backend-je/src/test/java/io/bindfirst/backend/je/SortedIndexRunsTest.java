@@ -60,7 +60,7 @@ public class SortedIndexRunsTest {
             order.add(i);
         }
         Collections.shuffle(order, new Random(7)); // ids and keys in no order: the sort and the merge must do it
-        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000);
+        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000, IndexQuery.ENTRY_LIMIT);
         List<TreeSet<String>> expected = new ArrayList<>();
         indexes.names().forEach(name -> expected.add(new TreeSet<>()));
         int spills = 0;
