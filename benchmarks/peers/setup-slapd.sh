@@ -7,7 +7,8 @@
 #    slapd (ldap:/// on port 389): that instance is stopped by its pid and disabled; it is never used.
 # 2. Under PEERS_DIR/slapd (PEERS_DIR defaults to ./.peers, which must be outside the checkout): a
 #    slapd.conf with the schemas core, cosine, nis and inetorgperson, a back-mdb database for
-#    dc=example,dc=com with equality indexes on objectClass and uid, "loglevel none" as Debian ships it
+#    dc=example,dc=com with equality indexes on INDEXES (objectClass and uid; "objectClass uid mail cn sn
+#    givenName" are this server's shipped six, for an import side by side), "loglevel none" as Debian ships it
 #    and the default 16 threads; the sample LDIF (USERS users, password "password") loaded with slapadd.
 # 3. Starts slapd as the current user, listening on 127.0.0.1 only, and checks two binds.
 #
@@ -17,7 +18,8 @@
 # side run, this server's config/tls/server.pem and server-key.pem, so both present the same certificate),
 # slapd also listens on ldaps://127.0.0.1:SLAPD_LDAPS_PORT and offers StartTLS, with Debian's defaults
 # otherwise (GnuTLS; its session cache and tickets as built).
-# Env: SLAPD_PORT=3389  SLAPD_LDAPS_PORT=3636  TLS_CERT  TLS_KEY  USERS=5000  PEERS_DIR=./.peers  APT (see 1.)
+# Env: SLAPD_PORT=3389  SLAPD_LDAPS_PORT=3636  TLS_CERT  TLS_KEY  USERS=5000  INDEXES="objectClass uid"
+#      PEERS_DIR=./.peers  APT (see 1.)
 # Exit: 0 running and answering binds; 1 a step failed (the lines above say which); 2 usage, a work folder
 # inside the checkout, or a port already taken.
 set -euo pipefail
@@ -28,6 +30,11 @@ case "${1:-}" in
   *) die 2 "unknown argument '$1' (see --help)" ;;
 esac
 PORT=${SLAPD_PORT:-3389}
+INDEX_CONF=""
+for attribute in ${INDEXES:-objectClass uid}; do
+  [[ $attribute =~ ^[A-Za-z][A-Za-z0-9-]*$ ]] || die 2 "INDEXES: '$attribute' is not an attribute name"
+  INDEX_CONF+="index $attribute eq"$'\n'
+done
 init_work_dir
 WORK=$PEERS_DIR/slapd
 
@@ -94,8 +101,7 @@ suffix "dc=example,dc=com"
 rootdn "cn=Directory Manager"
 directory $WORK/data
 maxsize 4294967296
-index objectClass eq
-index uid eq
+$INDEX_CONF
 access to attrs=userPassword
   by anonymous auth
   by self write
