@@ -23,8 +23,6 @@ import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
-import com.sleepycat.je.Database;
-
 import io.bindfirst.server.backend.BackendException;
 
 /**
@@ -101,12 +99,8 @@ public class BulkLoadKeyLimitTest {
     }
 
     private void withIndex(String name, IndexCheck check) throws BackendException {
-        try (JeStorage storage = new JeStorage("check", dir, 0)) {
-            Database meta = storage.openDatabase("meta", false);
-            Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
-            Indexes indexes = Indexes.open(storage, meta, id2entry, new EntryCodec(TestSupport.SCHEMA),
-                    TestSupport.SERVER_INDEXES, TestSupport.SCHEMA);
-            check.check(indexes.all().get(indexes.names().indexOf(name)));
+        try (OpenIndexes open = OpenIndexes.open(dir, false)) {
+            check.check(open.indexes().all().get(open.indexes().names().indexOf(name)));
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.bindfirst.backend.je;
 
-import static io.bindfirst.backend.je.TestSupport.PEOPLE;
-import static io.bindfirst.backend.je.TestSupport.person;
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;
@@ -9,14 +7,9 @@ import static org.testng.Assert.expectThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Random;
-import java.util.Set;
 import java.util.TreeSet;
 
-import org.forgerock.opendj.ldap.ByteString;
 import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
@@ -25,7 +18,6 @@ import com.sleepycat.je.Database;
 import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.OperationStatus;
 
-import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 
 /**
@@ -36,6 +28,7 @@ public class BulkWriteOutTest {
     private static final int PEOPLE_COUNT = 3_000;
 
     private Path dir;
+    private OpenIndexes open;
     private JeStorage storage;
     private Database meta;
     private Database id2entry;
@@ -48,16 +41,16 @@ public class BulkWriteOutTest {
     }
 
     private void openStorage(boolean bulk) throws BackendException {
-        storage = new JeStorage("userRoot", dir, 0, bulk, BackendConfig.DEFAULT_FREE_DISK_BYTES);
-        meta = storage.openDatabase("meta", false);
-        id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
-        indexes = Indexes.open(storage, meta, id2entry, new EntryCodec(TestSupport.SCHEMA),
-                TestSupport.SERVER_INDEXES, TestSupport.SCHEMA);
+        open = OpenIndexes.open(dir, bulk);
+        storage = open.storage();
+        meta = open.meta();
+        id2entry = open.id2entry();
+        indexes = open.indexes();
     }
 
     @AfterMethod(alwaysRun = true)
     public void close() {
-        storage.close();
+        open.close();
         TestSupport.delete(dir);
     }
 
@@ -70,7 +63,7 @@ public class BulkWriteOutTest {
         new BulkWriteOut(storage, indexes, List.of(meta, id2entry), 4).run(runs);
         storage.writeOutBulkLoad();
         assertFalse(Files.exists(dir.resolve(SortedIndexRuns.FOLDER)), "the run files go once written");
-        storage.close();
+        open.close();
 
         openStorage(false); // refused if the load had not been written out in full
         for (int x = 0; x < expected.size(); x++) {
@@ -101,29 +94,10 @@ public class BulkWriteOutTest {
         }
     }
 
-    /** Adds the index records of people in no order, spilling runs as they fill; what each index must then hold. */
+    /** Adds the records of people, some spilled; what each index must then hold. */
     private List<TreeSet<String>> addPeople(SortedIndexRuns runs) throws BackendException {
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < PEOPLE_COUNT; i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, new Random(11));
-        List<TreeSet<String>> expected = new ArrayList<>();
-        indexes.names().forEach(name -> expected.add(new TreeSet<>()));
-        for (int i : order) {
-            long id = i + 1;
-            List<Set<ByteString>> keys = indexes.keys(person(i, PEOPLE));
-            runs.add(keys, id);
-            for (int x = 0; x < keys.size(); x++) {
-                for (ByteString key : keys.get(x)) {
-                    expected.get(x).add(IndexRecords.record(key.toByteArray(), Ids.entry(id).getData()));
-                }
-            }
-            if (runs.full()) {
-                runs.spill();
-            }
-        }
-        assertTrue(Files.exists(dir.resolve(SortedIndexRuns.FOLDER)), "some records spilled");
-        return expected;
+        IndexRecords.Added added = IndexRecords.addPeople(indexes, runs, PEOPLE_COUNT, 11);
+        assertTrue(added.spills() > 0, "some records spilled");
+        return added.expected();
     }
 }

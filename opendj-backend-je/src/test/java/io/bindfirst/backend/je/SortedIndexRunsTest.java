@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -22,9 +20,7 @@ import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
-import com.sleepycat.je.Database;
 
-import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 
 /**
@@ -34,50 +30,30 @@ import io.bindfirst.server.backend.BackendException;
  */
 public class SortedIndexRunsTest {
     private Path dir;
+    private OpenIndexes open;
     private JeStorage storage;
     private Indexes indexes;
 
     @BeforeMethod
     public void open() throws BackendException {
         dir = TestSupport.tempDir();
-        storage = new JeStorage("userRoot", dir, 0, true, BackendConfig.DEFAULT_FREE_DISK_BYTES);
-        Database meta = storage.openDatabase("meta", false);
-        Database id2entry = storage.openDatabase(Entries.ID2ENTRY, false);
-        indexes = Indexes.open(storage, meta, id2entry, new EntryCodec(TestSupport.SCHEMA),
-                TestSupport.SERVER_INDEXES, TestSupport.SCHEMA);
+        open = OpenIndexes.open(dir, true);
+        storage = open.storage();
+        indexes = open.indexes();
     }
 
     @AfterMethod(alwaysRun = true)
     public void close() {
-        storage.close();
+        open.close();
         TestSupport.delete(dir);
     }
 
     @Test
     public void recordsSpreadOverManyRunsAreWrittenEachIndexInFullAndInOrder() throws Exception {
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < 3_000; i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, new Random(7)); // ids and keys in no order: the sort and the merge must do it
         SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 2_000, IndexQuery.ENTRY_LIMIT);
-        List<TreeSet<String>> expected = new ArrayList<>();
-        indexes.names().forEach(name -> expected.add(new TreeSet<>()));
-        int spills = 0;
-        for (int i : order) {
-            long id = i + 1;
-            List<Set<ByteString>> keys = indexes.keys(person(i, PEOPLE));
-            runs.add(keys, id);
-            for (int x = 0; x < keys.size(); x++) {
-                for (ByteString key : keys.get(x)) {
-                    expected.get(x).add(IndexRecords.record(key.toByteArray(), Ids.entry(id).getData()));
-                }
-            }
-            if (runs.full()) {
-                runs.spill();
-                spills++;
-            }
-        }
+        IndexRecords.Added added = IndexRecords.addPeople(indexes, runs, 3_000, 7);
+        List<TreeSet<String>> expected = added.expected();
+        int spills = added.spills();
         // a key past the short length form, in a run file and in what is still held
         byte[] longKey = new byte[70_000];
         Arrays.fill(longKey, (byte) 'x');
