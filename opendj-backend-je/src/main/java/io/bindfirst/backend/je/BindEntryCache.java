@@ -1,13 +1,14 @@
 package io.bindfirst.backend.je;
 
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Entries;
+
+import io.bindfirst.server.cache.FifoCache;
 
 /**
  * The bind attributes of recently bound entries, by dn2id key, so a re-bind reads no B-tree and decodes
@@ -22,8 +23,8 @@ import org.forgerock.opendj.ldap.Entries;
  * after it (and then sees the new generation and stores nothing): a value read before a commit is never
  * visible once the writer's call has returned.
  *
- * <p>Hits are lock-free ({@link ConcurrentHashMap#get}); admissions (on misses only) and invalidations (on
- * writes only) take the monitor, which also keeps the FIFO ring and the map in step. Cached entries are
+ * <p>Hits are lock-free and write nothing ({@link FifoCache}); admissions (on misses only) and invalidations (on
+ * writes only) take the monitor. Cached entries are
  * shared between threads and handed out read-only ({@link Entries#unmodifiableEntry}).
  */
 final class BindEntryCache {
@@ -31,14 +32,11 @@ final class BindEntryCache {
     }
 
     private final int capacity;
-    private final ConcurrentHashMap<ByteString, Cached> map;
+    private final FifoCache<ByteString, Cached> map;
     private final AtomicLong generation = new AtomicLong();
     /** Look-ups answered, and bind reads that went to storage instead: for monitoring. */
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
-    /** Keys in admission order; the slot at {@link #next} holds the oldest. Guarded by this. */
-    private final ByteString[] ring;
-    private int next;
 
     /** @param capacity the most entries held; 0 turns the cache off */
     BindEntryCache(int capacity) {
@@ -46,8 +44,7 @@ final class BindEntryCache {
             throw new IllegalArgumentException("capacity " + capacity);
         }
         this.capacity = capacity;
-        this.map = new ConcurrentHashMap<>(Math.min(capacity, 1 << 16));
-        this.ring = new ByteString[capacity];
+        this.map = new FifoCache<>(capacity);
     }
 
     /**
@@ -95,12 +92,6 @@ final class BindEntryCache {
             if (generation.get() != seen) {
                 return shared; // a write ended since the read began: what was read may be older than it
             }
-            ByteString oldest = ring[next];
-            if (oldest != null) {
-                map.remove(oldest);
-            }
-            ring[next] = key;
-            next = next + 1 == capacity ? 0 : next + 1;
             map.put(key, c);
         }
         return shared;
@@ -115,7 +106,7 @@ final class BindEntryCache {
     /** After a write to the entry with this key and its whole subtree (a subtree delete, a rename). */
     synchronized void invalidateSubtree(byte[] key) {
         generation.incrementAndGet();
-        map.keySet().removeIf(k -> DnKeys.inSubtree(k.toByteArray(), key));
+        map.removeKeysIf(k -> DnKeys.inSubtree(k.toByteArray(), key));
     }
 
     /** How many entries are cached (for tests and monitoring). */

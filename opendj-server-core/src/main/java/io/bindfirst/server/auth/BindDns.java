@@ -4,8 +4,7 @@ import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.schema.Schema;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.bindfirst.server.cache.FifoCache;
 
 /**
  * Bind DNs parsed once, by the text a client sends. Applications re-bind as the same users all day, and parsing
@@ -16,9 +15,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * <p>Only the names of binds that succeeded are kept ({@link #keep}, after the password matched), so what this
  * holds is bounded by the accounts that exist and the passwords a client knows, not by what a client sends: names
  * that parse but name no one, or come with a wrong password, are parsed each time. Bounded besides in entries
- * (Caffeine's size-based eviction, sized like the bind caches, whose entries these DNs find) and in the length of a
- * name kept. A parse depends on the schema alone, which does not change while the server runs, so nothing a write
- * does makes an entry here wrong: there is nothing to invalidate. Thread-safe.
+ * (a {@link FifoCache}, whose reads write nothing, sized like the bind caches, whose entries these DNs find) and in
+ * the length of a name kept. A parse depends on the schema alone, which does not change while the server runs, so
+ * nothing a write does makes an entry here wrong: there is nothing to invalidate. Thread-safe.
  */
 public final class BindDns {
     /** Longer bind DNs are parsed each time and not kept. */
@@ -26,19 +25,17 @@ public final class BindDns {
 
     private final Schema schema;
     /** Null when the size is 0: every bind parses its DN. */
-    private final Cache<String, DN> parsed;
+    private final FifoCache<String, DN> parsed;
 
     public BindDns(Schema schema, long maximumEntries) {
         this.schema = schema;
-        // Maintenance (eviction) on the calling thread: the bind path's threads are the server's own, and the
-        // default executor (ForkJoinPool.commonPool) would add threads the server does not account for.
         this.parsed = maximumEntries <= 0 ? null
-                : Caffeine.newBuilder().maximumSize(maximumEntries).executor(Runnable::run).build();
+                : new FifoCache<>((int) Math.min(maximumEntries, Integer.MAX_VALUE - 8));
     }
 
     /** The DN kept for {@code name} by an earlier {@link #keep}, or {@code null}. */
     public DN kept(String name) {
-        return parsed == null ? null : parsed.getIfPresent(name);
+        return parsed == null ? null : parsed.get(name);
     }
 
     /**
@@ -64,12 +61,8 @@ public final class BindDns {
         }
     }
 
-    /** How many DNs are kept, once evictions still pending are done (for tests: it runs the cache's upkeep). */
+    /** How many DNs are kept. */
     public long size() {
-        if (parsed == null) {
-            return 0;
-        }
-        parsed.cleanUp();
-        return parsed.estimatedSize();
+        return parsed == null ? 0 : parsed.size();
     }
 }
