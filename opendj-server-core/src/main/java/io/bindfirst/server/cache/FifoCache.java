@@ -52,6 +52,10 @@ public final class FifoCache<K, V> {
         map.put(key, value);
     }
 
+    /**
+     * Removes {@code key}. Under the monitor although the map alone would not need it: with removals beside
+     * admissions, the map's size (summed from per-thread counters) was seen above the capacity for a moment.
+     */
     public synchronized void remove(K key) {
         map.remove(key);
     }
