@@ -53,7 +53,8 @@ public class TlsHandshakeTest {
     @BeforeClass
     public void start() throws Exception {
         server = TestServer.start(60, c -> c.withTls(c.tls().withHandshakeTimeout(Duration.ofSeconds(8))
-                .withProvider(provider()).withHandshakeThreads(handshakeThreads()).withHandshakeNice(handshakeNice())));
+                .withProvider(provider()).withHandshakeCrypto(handshakeCrypto())
+                .withHandshakeThreads(handshakeThreads()).withHandshakeNice(handshakeNice())));
         ca = server.instance().resolve("config/tls/ca.pem");
     }
 
@@ -67,6 +68,11 @@ public class TlsHandshakeTest {
     /** Whose TLS the server uses: the same tests run with each ({@link TlsHandshakeConscryptTest}). */
     protected ServerConfig.Tls.Provider provider() {
         return ServerConfig.Tls.Provider.JDK;
+    }
+
+    /** Who computes the JDK's handshakes' ECDSA and X25519: the default, or {@link TlsHandshakeJdkCryptoTest}'s. */
+    protected ServerConfig.Tls.HandshakeCrypto handshakeCrypto() {
+        return ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE;
     }
 
     /** Threads for handshake steps off the selectors ({@link TlsHandshakeOffSelectorTest}); 0: on them. */

@@ -314,6 +314,7 @@ public final class ConfigLoader {
         List<String> suites = List.of();
         java.time.Duration handshakeTimeout = java.time.Duration.ofSeconds(10);
         ServerConfig.Tls.Provider provider = ServerConfig.Tls.Provider.JDK;
+        ServerConfig.Tls.HandshakeCrypto handshakeCrypto = ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE;
         ServerConfig.Tls.SessionCache sessions = ServerConfig.Tls.SessionCache.JDK_DEFAULTS;
         int handshakeThreads = DEFAULT_HANDSHAKE_THREADS;
         int handshakeNice = DEFAULT_HANDSHAKE_NICE;
@@ -322,6 +323,7 @@ public final class ConfigLoader {
             handshakeNice = integer(crypto, "ds-cfg-ssl-handshake-thread-nice", DEFAULT_HANDSHAKE_NICE, 0,
                     ThreadNice.MOST);
             provider = provider(crypto);
+            handshakeCrypto = handshakeCrypto(crypto);
             // 0 would be the JDK's "no limit": a storm of new clients would grow the cache without end.
             int cacheSize = integer(crypto, "ds-cfg-ssl-session-cache-size", sessions.size(), 1, Integer.MAX_VALUE);
             java.time.Duration lifetime = ConfigUnits.duration(CRYPTO_MANAGER + ": ds-cfg-ssl-session-timeout",
@@ -344,7 +346,7 @@ public final class ConfigLoader {
                 path(km, "ds-cfg-private-key-file", "config/tls/server-key.pem"),
                 keyStore, pin, bool(km, "ds-cfg-create-local-certificate", true), protocols, suites, handshakeTimeout,
                 ConfigUnits.duration(KEY_MANAGER + ": ds-cfg-reload-check-interval",
-                        string(km, "ds-cfg-reload-check-interval", "10 s")), provider,
+                        string(km, "ds-cfg-reload-check-interval", "10 s")), provider, handshakeCrypto,
                 clientCertificates(crypto), sessions, handshakeThreads, handshakeNice);
     }
 
@@ -402,6 +404,18 @@ public final class ConfigLoader {
             }
         }
         throw new ConfigException(CRYPTO_MANAGER + ": ds-cfg-ssl-provider: '" + v + "' is not jdk or conscrypt");
+    }
+
+    private static ServerConfig.Tls.HandshakeCrypto handshakeCrypto(Entry crypto) throws ConfigException {
+        String v = string(crypto, "ds-cfg-ssl-handshake-crypto",
+                ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE.configValue());
+        for (ServerConfig.Tls.HandshakeCrypto h : ServerConfig.Tls.HandshakeCrypto.values()) {
+            if (h.configValue().equalsIgnoreCase(v)) {
+                return h;
+            }
+        }
+        throw new ConfigException(CRYPTO_MANAGER + ": ds-cfg-ssl-handshake-crypto: '" + v
+                + "' is not bouncycastle or jdk");
     }
 
     private static ServerConfig.SecurePasswordBinds securePasswordBinds(Entry root) throws ConfigException {

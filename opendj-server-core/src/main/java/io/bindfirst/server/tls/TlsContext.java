@@ -108,6 +108,9 @@ public final class TlsContext implements AutoCloseable {
      */
     public static TlsContext open(ServerConfig.Tls cfg, String instanceName) throws TlsConfigException {
         refuseClientRenegotiation();
+        if (cfg.provider() == ServerConfig.Tls.Provider.JDK) {
+            HandshakeCryptoProvider.use(cfg.handshakeCrypto() == ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE);
+        }
         if (cfg.keyStoreType() == ServerConfig.Tls.KeyStoreType.PEM && cfg.createLocalCertificate()
                 && !Files.exists(cfg.certificateFile()) && !Files.exists(cfg.privateKeyFile())) {
             try {

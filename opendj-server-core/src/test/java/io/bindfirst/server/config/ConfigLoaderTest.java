@@ -89,7 +89,8 @@ public class ConfigLoaderTest {
                 root.toAbsolutePath().resolve("config/tls/server-key.pem"), null, null, true,
                 java.util.List.of("TLSv1.3", "TLSv1.2"), java.util.List.of(), java.time.Duration.ofSeconds(10),
                 java.time.Duration.ofSeconds(10), ServerConfig.Tls.Provider.JDK,
-                ServerConfig.Tls.ClientCertificates.NONE, ServerConfig.Tls.SessionCache.JDK_DEFAULTS, 2, 19));
+                ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE, ServerConfig.Tls.ClientCertificates.NONE,
+                ServerConfig.Tls.SessionCache.JDK_DEFAULTS, 2, 19));
         assertEquals(c.securePasswordBinds(), ServerConfig.SecurePasswordBinds.NON_LOOPBACK);
     }
 
@@ -158,6 +159,11 @@ public class ConfigLoaderTest {
         assertTrue(e.getMessage().contains("'openssl' is not jdk or conscrypt"), e.getMessage());
         assertEquals(loadEdited("ds-cfg-ssl-provider: jdk", "ds-cfg-ssl-provider: conscrypt").tls().provider(),
                 ServerConfig.Tls.Provider.CONSCRYPT);
+        assertEquals(loadEdited("ds-cfg-ssl-handshake-crypto: bouncycastle", "ds-cfg-ssl-handshake-crypto: jdk").tls()
+                .handshakeCrypto(), ServerConfig.Tls.HandshakeCrypto.JDK);
+        e = expectThrows(ConfigException.class, () -> loadEdited("ds-cfg-ssl-handshake-crypto: bouncycastle",
+                "ds-cfg-ssl-handshake-crypto: fast"));
+        assertTrue(e.getMessage().contains("'fast' is not bouncycastle or jdk"), e.getMessage());
         e = expectThrows(ConfigException.class, () -> loadEdited(
                 "ds-cfg-require-secure-password-binds: non-loopback-clients",
                 "ds-cfg-require-secure-password-binds: sometimes"));

@@ -58,7 +58,8 @@ public class TlsMaterialTest {
     private ServerConfig.Tls pem(boolean create, List<String> protocols) {
         return new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, create, protocols,
                 List.of(), Duration.ofSeconds(10), Duration.ZERO, ServerConfig.Tls.Provider.JDK,
-                ServerConfig.Tls.ClientCertificates.NONE, ServerConfig.Tls.SessionCache.JDK_DEFAULTS, 0, 0);
+                ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE, ServerConfig.Tls.ClientCertificates.NONE,
+                ServerConfig.Tls.SessionCache.JDK_DEFAULTS, 0, 0);
     }
 
     @Test
@@ -114,8 +115,9 @@ public class TlsMaterialTest {
                 ServerConfig.Tls.SessionCache.JDK_DEFAULTS.lifetime().getSeconds());
         ServerConfig.Tls small = new ServerConfig.Tls(ServerConfig.Tls.KeyStoreType.PEM, cert, key, null, null, true,
                 List.of("TLSv1.3", "TLSv1.2"), List.of(), Duration.ofSeconds(10), Duration.ZERO,
-                ServerConfig.Tls.Provider.JDK, ServerConfig.Tls.ClientCertificates.NONE,
-                new ServerConfig.Tls.SessionCache(7, Duration.ofMinutes(1)), 0, 0);
+                ServerConfig.Tls.Provider.JDK, ServerConfig.Tls.HandshakeCrypto.BOUNCY_CASTLE,
+                ServerConfig.Tls.ClientCertificates.NONE, new ServerConfig.Tls.SessionCache(7, Duration.ofMinutes(1)),
+                0, 0);
         try (TlsContext tls = TlsContext.open(small, "test")) {
             assertEquals(tls.serverSessions().getSessionCacheSize(), 7);
             assertEquals(tls.serverSessions().getSessionTimeout(), 60);
