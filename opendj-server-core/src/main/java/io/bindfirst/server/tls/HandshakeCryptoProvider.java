@@ -23,8 +23,9 @@ import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyPairGeneratorSpi;
  * for them (the local CA's certificate signatures, client certificate checks) gets them too, interoperable with
  * the JDK's (the same encodings). Not Bouncy Castle's whole provider: it would also take AES, SHA-2 and HMAC away
  * from the JDK's faster intrinsics. Both implementations are constant-time where a secret is involved (the X25519
- * ladder, the fixed-base comb with cache-safe table lookups for the signature). On a JDK that insists on signed
- * providers for key agreement (Oracle's builds), the framework passes over this one for XDH and uses the JDK's.
+ * ladder, the fixed-base comb with cache-safe table lookups for the signature). Tested on OpenJDK builds; Oracle's
+ * own builds want a provider of key agreement to be signed, which this one is not: there, set {@code jdk} if
+ * handshakes fail.
  */
 final class HandshakeCryptoProvider {
     /** The provider's name in the JVM's list. */
