@@ -7,7 +7,10 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +25,7 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
+import org.testng.SkipException;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -111,6 +115,23 @@ public class TlsHandshakeTest {
         byte[] bytes = new byte[out.remaining()];
         out.get(bytes);
         return bytes;
+    }
+
+    /**
+     * The server's setting decides whose ECDSA the JVM's TLS gets (the JDK's looks it up in the JVM's providers):
+     * Bouncy Castle's by default, the JDK's with {@code jdk}. Conscrypt computes its own and sets nothing.
+     */
+    @Test
+    public void handshakeSignaturesComeFromTheConfiguredArithmetic() throws Exception {
+        if (provider() != ServerConfig.Tls.Provider.JDK) {
+            throw new SkipException("Conscrypt does its handshakes' arithmetic itself");
+        }
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", "SunEC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+        Signature signer = Signature.getInstance("SHA256withECDSA");
+        signer.initSign(generator.generateKeyPair().getPrivate());
+        boolean jdk = signer.getProvider().getName().equals("SunEC");
+        assertEquals(jdk, handshakeCrypto() == ServerConfig.Tls.HandshakeCrypto.JDK, signer.getProvider().getName());
     }
 
     @Test

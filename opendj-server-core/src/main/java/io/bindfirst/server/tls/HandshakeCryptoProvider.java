@@ -39,7 +39,7 @@ final class HandshakeCryptoProvider {
      * process follows the setting of the server it last started (tests start several in one JVM).
      */
     static synchronized void use(boolean on) {
-        boolean installed = Security.getProvider(PROVIDER_NAME) != null;
+        boolean installed = inUse();
         if (on && !installed) {
             Security.insertProviderAt(new BouncyCastleHandshakeProvider(), 1);
         } else if (!on && installed) {
