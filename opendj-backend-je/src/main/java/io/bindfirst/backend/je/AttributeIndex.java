@@ -2,6 +2,7 @@ package io.bindfirst.backend.je;
 
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
@@ -40,6 +41,10 @@ final class AttributeIndex {
     /** The one presence key. */
     static final ByteString PRESENT = ByteString.valueOfBytes(new byte[] {0});
     static final int GRAM = 3;
+    /** The object-identifier equality rule (objectClass's): its values name a few classes, over and over. */
+    private static final String OID_MATCH = "2.5.13.0";
+    /** Most values whose keys {@link #remembered} keeps: the classes of a schema, with room to spare. */
+    static final int REMEMBERED_LIMIT = 1024;
 
     private final IndexType kind;
     private final String name;
@@ -47,6 +52,13 @@ final class AttributeIndex {
     private final MatchingRule rule;
     private final boolean significantSpaces;
     private final Database db;
+    /**
+     * Keys of values already normalized, for an object-identifier equality index, else {@code null}. Such a rule
+     * turns a class name into its OID through the schema (lower-casing and looking it up each time), and every
+     * entry lists the same few classes: an import of a million entries normalized four million values to about
+     * five keys. Filled up to {@link #REMEMBERED_LIMIT} values, so odd data cannot grow it without bound.
+     */
+    private final ConcurrentHashMap<ByteString, ByteString> remembered;
 
     AttributeIndex(IndexType kind, String name, AttributeType type, Database db) {
         this.kind = kind;
@@ -60,6 +72,8 @@ final class AttributeIndex {
         };
         this.significantSpaces = kind == IndexType.SUBSTRING && SubstringPreparation.significantSpaces(rule);
         this.db = db;
+        this.remembered = kind == IndexType.EQUALITY && rule != null && OID_MATCH.equals(rule.getOID())
+                ? new ConcurrentHashMap<>() : null;
     }
 
     /** The database name for an index of {@code kind} on {@code name}: "eq.cn", "pres.cn", "sub.cn", "ord.cn". */
@@ -120,8 +134,16 @@ final class AttributeIndex {
 
     /** The key for an assertion value (equality, ordering), or {@code null} if it is invalid for the syntax. */
     ByteString normalize(ByteString value) {
+        ByteString known = remembered != null ? remembered.get(value) : null;
+        if (known != null) {
+            return known;
+        }
         try {
-            return rule.normalizeAttributeValue(value);
+            ByteString key = rule.normalizeAttributeValue(value);
+            if (remembered != null && remembered.size() < REMEMBERED_LIMIT) {
+                remembered.put(value, key);
+            }
+            return key;
         } catch (DecodeException e) {
             // An invalid value cannot be indexed; the caller falls back to a scope walk.
             return null;

@@ -219,7 +219,7 @@ final class Indexes {
     private static List<Set<ByteString>> keys(List<AttributeIndex> indexes, Entry entry, Schema schema) {
         List<Set<ByteString>> keys = new ArrayList<>(indexes.size());
         for (int i = 0; i < indexes.size(); i++) {
-            keys.add(new HashSet<>());
+            keys.add(new KeySet());
         }
         for (Attribute attribute : entry.getAllAttributes()) {
             AttributeType type = attribute.getAttributeDescription().getAttributeType();
