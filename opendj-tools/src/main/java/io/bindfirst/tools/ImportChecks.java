@@ -52,11 +52,10 @@ final class ImportChecks {
         if (entry == null) {
             return null;
         }
-        String where = "Entry " + entry.getName() + ": ";
         try {
             hashPasswords(entry);
         } catch (PasswordValues.Refused e) {
-            throw new EntryRejected(record.dnLine(), where + e.getMessage());
+            throw new EntryRejected(record.dnLine(), "Entry " + entry.getName() + ": " + e.getMessage());
         }
         try {
             SchemaChecker.check(entry, schema);

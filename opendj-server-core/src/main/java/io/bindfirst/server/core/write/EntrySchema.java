@@ -18,6 +18,7 @@ import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.ObjectClass;
 import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldap.schema.Syntax;
+import org.forgerock.opendj.ldap.schema.UnknownSchemaElementException;
 
 import io.bindfirst.server.pwd.PasswordAttribute;
 
@@ -81,8 +82,14 @@ final class EntrySchema {
 
     /** The object class called {@code name} (or with that OID) in {@code schema}, or {@code null}. */
     static ObjectClass objectClass(String name, Schema schema) {
-        // hasObjectClass is false for names a non-strict schema would answer with a placeholder.
-        return schema.hasObjectClass(name) ? schema.getObjectClass(name) : null;
+        // One lookup, not hasObjectClass then getObjectClass: each lower-cases the name and searches the schema,
+        // for every class of every entry an add or an import checks.
+        try {
+            ObjectClass oc = schema.getObjectClass(name);
+            return oc.isPlaceHolder() ? null : oc; // a non-strict schema's answer to a name it does not know
+        } catch (UnknownSchemaElementException e) {
+            return null; // a strict schema's
+        }
     }
 
     /**

@@ -131,6 +131,14 @@ public class SchemaCheckerTest {
     }
 
     @Test
+    public void unknownObjectClassIsObjectClassViolationUnderANonStrictSchemaToo() {
+        // a non-strict schema answers the name with a placeholder class rather than refusing it
+        WriteException e = expectWriteException(ResultCode.OBJECTCLASS_VIOLATION, () -> SchemaChecker.check(
+                person(List.of(), "objectClass: noSuchClass"), schema().asNonStrictSchema()));
+        assertEquals(e.getMessage(), PREFIX + "object class 'noSuchClass' is not defined in the schema");
+    }
+
+    @Test
     public void noStructuralObjectClassIsObjectClassViolation() {
         WriteException e = expectWriteException(ResultCode.OBJECTCLASS_VIOLATION, () -> check(entry(
                 "dn: " + DN,
