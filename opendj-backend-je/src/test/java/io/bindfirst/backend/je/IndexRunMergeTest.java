@@ -104,6 +104,35 @@ public class IndexRunMergeTest {
         assertEquals(e.getMessage(), "the run file " + file + " ends early");
     }
 
+    @Test
+    public void readsKeysLongerThanItsBufferAndRecordsAcrossItsEdges() throws IOException {
+        // key lengths from a few bytes to several times the reader's 64 KiB, so records and keys straddle refills
+        Random random = new Random(7);
+        PackedRecords run = new PackedRecords();
+        List<String> expected = new ArrayList<>();
+        for (int n = 0; n < 60; n++) {
+            byte[] key = new byte[n % 7 == 0 ? 70_000 + random.nextInt(150_000) : 1 + random.nextInt(5_000)];
+            random.nextBytes(key);
+            run.add(ByteString.wrap(key), n);
+            expected.add(text(key, 0, key.length, n));
+        }
+        run.sort();
+        Path file = dir.resolve("long-keys");
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {
+            run.writeTo(out);
+        }
+        List<String> merged = new ArrayList<>();
+        try (IndexRunMerge merge = new IndexRunMerge(List.of(file), new PackedRecords())) {
+            DatabaseEntry key = new DatabaseEntry();
+            byte[] id = new byte[8];
+            while (merge.next(key, id)) {
+                merged.add(text(key.getData(), key.getOffset(), key.getSize(), java.nio.ByteBuffer.wrap(id).getLong()));
+            }
+        }
+        expected.sort(null);
+        assertEquals(merged, expected);
+    }
+
     /** Hex of the key (unsigned bytes, so a prefix sorts first), then of the id: sorts as the index does. */
     private static String text(byte[] key, int offset, int length, long id) {
         StringBuilder out = new StringBuilder();
