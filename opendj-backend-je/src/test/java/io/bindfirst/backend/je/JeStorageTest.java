@@ -20,7 +20,10 @@ import org.testng.annotations.BeforeMethod;
 import org.testng.annotations.Test;
 
 import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseConfig;
 import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 
@@ -52,6 +55,40 @@ public class JeStorageTest {
                 OperationStatus.SUCCESS);
         assertEquals(new String(data.getData()), "1");
         assertTrue(storage.databaseNames().contains("t"));
+    }
+
+    @Test
+    public void databasesKeyTheirNodesByPrefix() throws BackendException {
+        assertTrue(storage.openDatabase("plain", false).getConfig().getKeyPrefixing());
+        assertTrue(storage.openDatabase("dups", true).getConfig().getKeyPrefixing());
+        assertTrue(storage.openEntryDatabase("entries").getConfig().getKeyPrefixing());
+    }
+
+    @Test
+    public void aDatabaseMadeWithoutKeyPrefixingGetsItAndKeepsItsRecords() throws BackendException {
+        storage.close();
+        // as a build before key prefixing left it
+        try (Environment env = new Environment(dir.toFile(), new EnvironmentConfig().setTransactional(true))) {
+            DatabaseConfig old = new DatabaseConfig().setAllowCreate(true).setTransactional(true);
+            try (Database db = env.openDatabase(null, "old", old)) {
+                assertFalse(db.getConfig().getKeyPrefixing());
+                for (int i = 0; i < 1_000; i++) {
+                    db.put(null, key("dc=com,dc=example,ou=people,uid=user." + i), key(Integer.toString(i)));
+                }
+            }
+        }
+        storage = new JeStorage("test", dir, 0);
+        Database db = storage.openDatabase("old", false);
+        assertTrue(db.getConfig().getKeyPrefixing());
+        storage.write(txn -> db.put(txn, key("dc=com,dc=example,ou=people,uid=new"), key("new")));
+        for (int i = 0; i < 1_000; i++) {
+            DatabaseEntry data = new DatabaseEntry();
+            String dn = "dc=com,dc=example,ou=people,uid=user." + i;
+            assertEquals(storage.read(() -> db.get(null, key(dn), data,
+                    LockMode.READ_COMMITTED)), OperationStatus.SUCCESS, "record " + i);
+            assertEquals(new String(data.getData()), Integer.toString(i));
+        }
+        assertEquals(db.count(), 1_001);
     }
 
     @Test
