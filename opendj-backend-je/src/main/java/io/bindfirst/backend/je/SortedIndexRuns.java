@@ -42,9 +42,11 @@ final class SortedIndexRuns {
     private final int runRecords;
     private final int keyLimit;
     private final List<PackedRecords> pending = new ArrayList<>();
+    /** Per index, the keys whose records are no longer held (see {@link OverLimitKeys}). */
+    private final List<OverLimitKeys> overLimit = new ArrayList<>();
     /** Per spilled run, its file per index (in index order). */
     private final List<List<Path>> spilled = new ArrayList<>();
-    /** Per index, records added since the last write (spilled or held). */
+    /** Per index, records held since the last write (spilled or still in memory). */
     private final long[] added;
     private int size;
     private long bytes;
@@ -66,6 +68,7 @@ final class SortedIndexRuns {
         this.keyLimit = keyLimit;
         for (int i = 0; i < indexes.names().size(); i++) {
             pending.add(new PackedRecords());
+            overLimit.add(new OverLimitKeys(keyLimit));
         }
         this.added = new long[pending.size()];
     }
@@ -73,12 +76,16 @@ final class SortedIndexRuns {
     /** Holds the records of one stored entry: {@code keys} as {@link Indexes#keys} gives them. */
     void add(List<Set<ByteString>> keys, long id) {
         for (int i = 0; i < keys.size(); i++) {
+            PackedRecords records = pending.get(i);
+            OverLimitKeys over = overLimit.get(i);
             for (ByteString key : keys.get(i)) {
-                pending.get(i).add(key, id);
-                bytes += key.length() + 12;
+                if (over.hold(key)) {
+                    records.add(key, id);
+                    bytes += key.length() + 12;
+                    size++;
+                    added[i]++;
+                }
             }
-            size += keys.get(i).size();
-            added[i] += keys.get(i).size();
         }
     }
 
@@ -131,7 +138,7 @@ final class SortedIndexRuns {
         return pending.size();
     }
 
-    /** Records added for the {@code index}th index since the last write: what writing it will cost. */
+    /** Records held for the {@code index}th index since the last write: what writing it will cost. */
     long records(int index) {
         return added[index];
     }
@@ -160,6 +167,7 @@ final class SortedIndexRuns {
             }
             held.clear();
             added[index] = 0;
+            overLimit.get(index).reset();
             for (Path file : files) {
                 Files.deleteIfExists(file);
             }

@@ -104,6 +104,49 @@ public class SortedIndexRunsTest {
         }
     }
 
+    @Test
+    public void aKeyPastTheLimitIsHeldOnlyUntilItsMarkerIsCertainAndWrittenAsTheMarker() throws Exception {
+        int limit = 50;
+        SortedIndexRuns runs = new SortedIndexRuns(indexes, dir, 100, limit);
+        ByteString hot = ByteString.valueOfUtf8("hot");
+        List<TreeSet<String>> expected = new ArrayList<>();
+        indexes.names().forEach(name -> expected.add(new TreeSet<>()));
+        int people = 1_000;
+        for (int id = 1; id <= people; id++) {
+            ByteString unique = ByteString.valueOfUtf8("user." + id);
+            runs.add(keysForEachIndex(Set.of(hot, unique)), id);
+            for (TreeSet<String> records : expected) {
+                records.add(IndexRecords.record(unique.toByteArray(), Ids.entry(id).getData()));
+            }
+        }
+        for (TreeSet<String> records : expected) {
+            records.add(IndexRecords.record(hot.toByteArray(), Ids.entry(Ids.OVER_LIMIT).getData()));
+        }
+        for (int x = 0; x < indexes.names().size(); x++) {
+            assertEquals(runs.records(x), people + limit + 1, "the unique keys, and the hot one until one past the "
+                    + "limit: " + indexes.names().get(x));
+        }
+        storage.write(txn -> {
+            runs.writeAll(txn);
+            return null;
+        });
+        for (int x = 0; x < expected.size(); x++) {
+            assertEquals(stored(x), List.copyOf(expected.get(x)), indexes.names().get(x));
+        }
+
+        // what is added after a write is counted afresh
+        for (int id = people + 1; id <= people + limit; id++) {
+            runs.add(keysForEachIndex(Set.of(hot)), id);
+        }
+        assertEquals(runs.records(0), limit, "the hot key's records held again");
+    }
+
+    private List<Set<ByteString>> keysForEachIndex(Set<ByteString> keys) {
+        List<Set<ByteString>> all = new ArrayList<>();
+        indexes.names().forEach(name -> all.add(keys));
+        return all;
+    }
+
     private List<Set<ByteString>> keyForEachIndex(ByteString key) {
         List<Set<ByteString>> keys = new ArrayList<>();
         indexes.names().forEach(name -> keys.add(Set.of(key)));
