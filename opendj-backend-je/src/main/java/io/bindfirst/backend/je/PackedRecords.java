@@ -45,11 +45,20 @@ final class PackedRecords {
         return used;
     }
 
-    /** Orders the records by key (unsigned bytes), then id: the index database's order. */
+    /**
+     * Orders the records by key (unsigned bytes), then id: the index database's order. A merge sort of the offsets
+     * that compares first the eight key bytes after the prefix all keys share ({@link #prefixes}), kept beside the
+     * offsets, and the records themselves only when those are equal: comparing records scattered over the array
+     * missed the processor's caches at every step (the sort was a sixth of the storing thread's time).
+     */
     void sort() {
+        if (count < 2) {
+            return;
+        }
+        long[] fromPrefix = prefixes();
+        long[] toPrefix = new long[count];
         int[] from = Arrays.copyOf(offsets, count);
         int[] to = offsets;
-        // bottom-up merge sort of the offsets, comparing the records they point at
         for (int width = 1; width < count; width *= 2) {
             for (int lo = 0; lo < count; lo += 2 * width) {
                 int mid = Math.min(lo + width, count);
@@ -57,16 +66,59 @@ final class PackedRecords {
                 int i = lo;
                 int j = mid;
                 for (int k = lo; k < hi; k++) {
-                    to[k] = i < mid && (j >= hi || compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
+                    if (i < mid && (j >= hi || notAfter(fromPrefix[i], from[i], fromPrefix[j], from[j]))) {
+                        toPrefix[k] = fromPrefix[i];
+                        to[k] = from[i++];
+                    } else {
+                        toPrefix[k] = fromPrefix[j];
+                        to[k] = from[j++];
+                    }
                 }
             }
             int[] swap = from;
             from = to;
             to = swap;
+            long[] swapPrefix = fromPrefix;
+            fromPrefix = toPrefix;
+            toPrefix = swapPrefix;
         }
         if (from != offsets) {
             System.arraycopy(from, 0, offsets, 0, count);
         }
+    }
+
+    private boolean notAfter(long prefixA, int a, long prefixB, int b) {
+        int c = Long.compareUnsigned(prefixA, prefixB);
+        return c < 0 || c == 0 && compare(a, b) <= 0;
+    }
+
+    /**
+     * Per record (in the order held), the eight key bytes after the prefix every key shares, big-endian, zeros past
+     * the key's end. Their unsigned order never contradicts the keys': where two differ, the first difference is
+     * either two key bytes or a key that ended (a zero) against a longer key's byte, and a key is ordered before
+     * the longer keys it begins.
+     */
+    private long[] prefixes() {
+        int shared = keyLength(offsets[0]);
+        int first = offsets[0] + 4;
+        for (int i = 1; i < count && shared > 0; i++) {
+            int at = offsets[i];
+            int length = Math.min(shared, keyLength(at));
+            int mismatch = Arrays.mismatch(data, first, first + length, data, at + 4, at + 4 + length);
+            shared = mismatch < 0 ? length : mismatch;
+        }
+        long[] prefixes = new long[count];
+        for (int i = 0; i < count; i++) {
+            int at = offsets[i];
+            int start = at + 4 + shared;
+            int end = Math.min(start + 8, at + 4 + keyLength(at));
+            long prefix = 0;
+            for (int b = start; b < end; b++) {
+                prefix = prefix << 8 | (data[b] & 0xffL);
+            }
+            prefixes[i] = prefix << 8 * (8 - (end - start));
+        }
+        return prefixes;
     }
 
     private int compare(int a, int b) {
