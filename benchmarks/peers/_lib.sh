@@ -81,3 +81,54 @@ users_ldif() {
   [[ -s "$file" ]] || python3 "$PEERS_HOME/make-users.py" "$USERS" "$file" >&2 || die 1 "could not write $file"
   echo "$file"
 }
+
+# slapd_index_conf "ATTRIBUTE ...": slapd.conf's equality index lines for those attributes (names checked).
+slapd_index_conf() {
+  local attribute
+  for attribute in $1; do
+    [[ $attribute =~ ^[A-Za-z][A-Za-z0-9-]*$ ]] || die 2 "INDEXES: '$attribute' is not an attribute name"
+    echo "index $attribute eq"
+  done
+}
+
+# write_slapd_conf DIR INDEX_CONF [TLS_CONF]: DIR/slapd.conf for a private slapd whose files are under DIR
+# (DIR/data for dc=example,dc=com in back-mdb, DIR/rootdn for the root DN's password, the pid and args files).
+# slapd accepts rootpw only for a root DN under the database's suffix, and "cn=Directory Manager" is not
+# under dc=example,dc=com: its password lives in a tiny ldif database of its own, and the mdb database
+# names it as its root DN.
+write_slapd_conf() {
+  local dir=$1 index_conf=$2 tls_conf=${3:-}
+  cat >"$dir/slapd.conf" <<CONF
+# Private benchmark instance written by benchmarks/peers/_lib.sh (write_slapd_conf)
+include /etc/ldap/schema/core.schema
+include /etc/ldap/schema/cosine.schema
+include /etc/ldap/schema/nis.schema
+include /etc/ldap/schema/inetorgperson.schema
+pidfile  $dir/slapd.pid
+argsfile $dir/slapd.args
+modulepath /usr/lib/ldap
+moduleload back_mdb
+loglevel none
+$tls_conf
+
+database mdb
+suffix "dc=example,dc=com"
+rootdn "cn=Directory Manager"
+directory $dir/data
+maxsize 4294967296
+$index_conf
+
+access to attrs=userPassword
+  by anonymous auth
+  by self write
+  by * none
+access to *
+  by * read
+
+database ldif
+suffix "cn=Directory Manager"
+rootdn "cn=Directory Manager"
+rootpw $(slappasswd -h '{SSHA}' -s password)
+directory $dir/rootdn
+CONF
+}

@@ -30,11 +30,7 @@ case "${1:-}" in
   *) die 2 "unknown argument '$1' (see --help)" ;;
 esac
 PORT=${SLAPD_PORT:-3389}
-INDEX_CONF=""
-for attribute in ${INDEXES:-objectClass uid}; do
-  [[ $attribute =~ ^[A-Za-z][A-Za-z0-9-]*$ ]] || die 2 "INDEXES: '$attribute' is not an attribute name"
-  INDEX_CONF+="index $attribute eq"$'\n'
-done
+INDEX_CONF=$(slapd_index_conf "${INDEXES:-objectClass uid}") || exit 2
 init_work_dir
 WORK=$PEERS_DIR/slapd
 
@@ -80,41 +76,7 @@ TLSCertificateKeyFile $WORK/tls/server-key.pem"
   URLS="$URLS ldaps://127.0.0.1:$LDAPS_PORT/"
 fi
 
-# slapd accepts rootpw only for a root DN under the database's suffix, and "cn=Directory Manager" is not
-# under dc=example,dc=com: its password lives in a tiny ldif database of its own, and the mdb database
-# names it as its root DN.
-cat >"$WORK/slapd.conf" <<CONF
-# Private benchmark instance written by benchmarks/peers/setup-slapd.sh
-include /etc/ldap/schema/core.schema
-include /etc/ldap/schema/cosine.schema
-include /etc/ldap/schema/nis.schema
-include /etc/ldap/schema/inetorgperson.schema
-pidfile  $WORK/slapd.pid
-argsfile $WORK/slapd.args
-modulepath /usr/lib/ldap
-moduleload back_mdb
-loglevel none
-$TLS_CONF
-
-database mdb
-suffix "dc=example,dc=com"
-rootdn "cn=Directory Manager"
-directory $WORK/data
-maxsize 4294967296
-$INDEX_CONF
-access to attrs=userPassword
-  by anonymous auth
-  by self write
-  by * none
-access to *
-  by * read
-
-database ldif
-suffix "cn=Directory Manager"
-rootdn "cn=Directory Manager"
-rootpw $(slappasswd -h '{SSHA}' -s password)
-directory $WORK/rootdn
-CONF
+write_slapd_conf "$WORK" "$INDEX_CONF" "$TLS_CONF"
 check=$(slaptest -u -f "$WORK/slapd.conf" 2>&1) || { echo "$check" >&2; die 1 "slaptest rejects $WORK/slapd.conf"; }
 echo "loading $LDIF ($USERS users)"
 t0=$(date +%s.%N)
