@@ -16,6 +16,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 import org.forgerock.opendj.ldif.RejectedLDIFListener;
 
+import io.bindfirst.server.core.write.ObjectClassSets;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
 import io.bindfirst.server.pwd.PasswordAttribute;
@@ -35,12 +36,15 @@ final class ImportChecks {
     private static final Pattern STARTING_AT = Pattern.compile("starting at line (\\d+)");
 
     private final Schema schema;
+    /** What the schema check worked out from the object classes of the entries before (they repeat). */
+    private final ObjectClassSets objectClassSets;
     private final PasswordValues passwordValues;
     private final PasswordAttribute passwordAttribute;
     private final AttributeDescription entryUuid;
 
     ImportChecks(Schema schema, PasswordSchemes schemes) {
         this.schema = schema;
+        this.objectClassSets = new ObjectClassSets(schema);
         this.passwordValues = new PasswordValues(schemes);
         this.passwordAttribute = new PasswordAttribute(schema, schemes);
         this.entryUuid = AttributeDescription.valueOf("entryUUID", schema);
@@ -58,7 +62,7 @@ final class ImportChecks {
             throw new EntryRejected(record.dnLine(), "Entry " + entry.getName() + ": " + e.getMessage());
         }
         try {
-            SchemaChecker.check(entry, schema);
+            SchemaChecker.check(entry, objectClassSets);
         } catch (WriteException e) {
             throw new EntryRejected(record.dnLine(), e.getMessage());
         }

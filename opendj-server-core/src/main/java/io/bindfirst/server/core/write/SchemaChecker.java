@@ -52,10 +52,13 @@ public final class SchemaChecker {
 
     private final Schema schema;
     private final Entry checked;
+    /** The object-class work of earlier checks, or null. */
+    private final ObjectClassSets remembered;
 
-    private SchemaChecker(Entry entry, Schema schema) {
+    private SchemaChecker(Entry entry, Schema schema, ObjectClassSets remembered) {
         this.schema = schema;
         this.checked = entry;
+        this.remembered = remembered;
     }
 
     /**
@@ -67,14 +70,21 @@ public final class SchemaChecker {
     public static void check(Entry entry, Schema schema) throws WriteException {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(schema, "schema");
-        new SchemaChecker(entry, schema).run(entry);
+        new SchemaChecker(entry, schema, null).run(entry);
+    }
+
+    /**
+     * As {@link #check(Entry, Schema)}, against the schema of {@code remembered}, reusing (and adding to) what it
+     * remembers of the object classes of entries checked before: for a caller that checks many entries.
+     */
+    public static void check(Entry entry, ObjectClassSets remembered) throws WriteException {
+        Objects.requireNonNull(entry, "entry");
+        new SchemaChecker(entry, remembered.schema(), remembered).run(entry);
     }
 
     private void run(Entry original) throws WriteException {
         Entry entry = resolved(original);
-        List<String> listedNames = new ArrayList<>();
-        Set<ObjectClass> classes = objectClasses(entry, listedNames);
-        checkOneStructuralChain(classes, listedNames);
+        ObjectClassSets.Resolved classes = objectClasses(entry);
         for (Attribute attribute : entry.getAllAttributes()) {
             checkSyntax(attribute);
         }
@@ -82,8 +92,8 @@ public final class SchemaChecker {
             checkSingleValued(attribute);
         }
         checkNamingValues(entry);
-        checkRequired(entry, classes);
-        checkAllowed(entry, classes, listedNames);
+        checkRequired(entry, classes.classes);
+        checkAllowed(entry, classes);
     }
 
     /**
@@ -122,8 +132,11 @@ public final class SchemaChecker {
         return true;
     }
 
-    /** The entry's object classes and all their superclasses, the listed ones first. */
-    private Set<ObjectClass> objectClasses(Entry entry, List<String> listedNames) throws WriteException {
+    /**
+     * The entry's object classes and all their superclasses, the listed ones first, checked to hold one structural
+     * chain ({@link #checkOneStructuralChain}); remembered by the list of names when the caller keeps them.
+     */
+    private ObjectClassSets.Resolved objectClasses(Entry entry) throws WriteException {
         Attribute objectClass = null;
         for (Attribute attribute : entry.getAllAttributes()) {
             AttributeDescription description = attribute.getAttributeDescription();
@@ -134,9 +147,28 @@ public final class SchemaChecker {
         if (objectClass == null) {
             throw fail(ResultCode.OBJECTCLASS_VIOLATION, "it has no objectClass attribute");
         }
-        Set<ObjectClass> classes = new LinkedHashSet<>();
+        List<String> values = new ArrayList<>(objectClass.size());
         for (ByteString value : objectClass) {
-            String name = value.toString();
+            values.add(value.toString());
+        }
+        ObjectClassSets.Resolved known = remembered == null ? null : remembered.get(values);
+        if (known != null) {
+            return known;
+        }
+        List<String> listedNames = new ArrayList<>();
+        Set<ObjectClass> classes = classesNamed(values, listedNames);
+        checkOneStructuralChain(classes, listedNames);
+        ObjectClassSets.Resolved resolved = new ObjectClassSets.Resolved(classes, List.copyOf(listedNames),
+                remembered != null);
+        if (remembered != null) {
+            remembered.remember(values, resolved);
+        }
+        return resolved;
+    }
+
+    private Set<ObjectClass> classesNamed(List<String> values, List<String> listedNames) throws WriteException {
+        Set<ObjectClass> classes = new LinkedHashSet<>();
+        for (String name : values) {
             ObjectClass oc = EntrySchema.objectClass(name, schema);
             if (oc == null) {
                 throw fail(ResultCode.OBJECTCLASS_VIOLATION,
@@ -236,30 +268,19 @@ public final class SchemaChecker {
         }
     }
 
-    private void checkAllowed(Entry entry, Set<ObjectClass> classes, List<String> listedNames) throws WriteException {
-        for (ObjectClass oc : classes) {
-            if (oc.isExtensible()) {
-                // RFC 4512 4.3: extensibleObject allows any user attribute. (The SDK's extensibleObject also
-                // reports every type as optional; this does not rely on that.)
-                return;
-            }
+    private void checkAllowed(Entry entry, ObjectClassSets.Resolved classes) throws WriteException {
+        if (classes.extensible) {
+            // RFC 4512 4.3: extensibleObject allows any user attribute. (The SDK's extensibleObject also
+            // reports every type as optional; this does not rely on that.)
+            return;
         }
         for (Attribute attribute : entry.getAllAttributes()) {
             AttributeType type = attribute.getAttributeDescription().getAttributeType();
-            if (!type.isOperational() && !allowedByAny(classes, type)) {
+            if (!type.isOperational() && !classes.allows(type)) {
                 throw fail(ResultCode.OBJECTCLASS_VIOLATION, "attribute " + attribute.getAttributeDescription()
-                        + " is not allowed by its object classes (" + String.join(", ", listedNames) + ")");
+                        + " is not allowed by its object classes (" + String.join(", ", classes.listedNames) + ")");
             }
         }
-    }
-
-    private static boolean allowedByAny(Set<ObjectClass> classes, AttributeType type) {
-        for (ObjectClass oc : classes) {
-            if (oc.isRequiredOrOptional(type)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean hasAttributeOfType(Entry entry, AttributeType required) {

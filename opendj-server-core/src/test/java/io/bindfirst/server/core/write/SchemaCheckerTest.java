@@ -46,7 +46,8 @@ public class SchemaCheckerTest {
         return entry(lines.toArray(new String[0]));
     }
 
-    private static void check(Entry entry) throws WriteException {
+    /** Checks one entry; {@link SchemaCheckerRememberedTest} runs every test here through remembered classes. */
+    void check(Entry entry) throws WriteException {
         SchemaChecker.check(entry, schema());
     }
 
