@@ -14,9 +14,10 @@ import org.forgerock.opendj.ldap.schema.Schema;
  * What {@link SchemaChecker} works out from an entry's objectClass values alone, remembered per list of values for
  * one schema, for a caller that checks many entries (an import): the classes with their superclasses, that they
  * hold one structural chain, and which attribute types they allow. A million imported users name the same four
- * classes; resolving them, walking their superclasses and asking each class about each attribute was a third of
- * the schema check's time. Only lists that passed are remembered (a refusal is worked out again, with its message),
- * and at most {@link #LIMIT} of them. Thread-safe: an import checks on several threads.
+ * classes; resolving them, walking their superclasses and asking each class about each attribute was about half of
+ * the schema check's time (0.9 of 1.8 s of CPU in a profiled import). Only lists that passed are remembered (a
+ * refusal is worked out again, with its message), and at most {@link #LIMIT} of them. Thread-safe: an import checks
+ * on several threads.
  */
 public final class ObjectClassSets {
     /** The most lists of objectClass values remembered. */
