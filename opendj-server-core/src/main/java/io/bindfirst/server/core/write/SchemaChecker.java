@@ -155,10 +155,9 @@ public final class SchemaChecker {
         if (known != null) {
             return known;
         }
-        List<String> listedNames = new ArrayList<>();
-        Set<ObjectClass> classes = classesNamed(values, listedNames);
-        checkOneStructuralChain(classes, listedNames);
-        ObjectClassSets.Resolved resolved = new ObjectClassSets.Resolved(classes, List.copyOf(listedNames),
+        Set<ObjectClass> classes = classesNamed(values);
+        checkOneStructuralChain(classes, values);
+        ObjectClassSets.Resolved resolved = new ObjectClassSets.Resolved(classes, List.copyOf(values),
                 remembered != null);
         if (remembered != null) {
             remembered.remember(values, resolved);
@@ -166,15 +165,14 @@ public final class SchemaChecker {
         return resolved;
     }
 
-    private Set<ObjectClass> classesNamed(List<String> values, List<String> listedNames) throws WriteException {
+    private Set<ObjectClass> classesNamed(List<String> names) throws WriteException {
         Set<ObjectClass> classes = new LinkedHashSet<>();
-        for (String name : values) {
+        for (String name : names) {
             ObjectClass oc = EntrySchema.objectClass(name, schema);
             if (oc == null) {
                 throw fail(ResultCode.OBJECTCLASS_VIOLATION,
                         "object class '" + name + "' is not defined in the schema");
             }
-            listedNames.add(name);
             classes.add(oc);
         }
         List<ObjectClass> pending = new ArrayList<>(classes);
