@@ -6,6 +6,7 @@ OUT_FILE="$ROOT/logs/server.out"
 SERVER_JAR_DIR="$ROOT/opendj-backend-je/target"
 TOOLS_JAR_DIR="$ROOT/opendj-tools/target"
 source "$ROOT/bin/_server-jvm.sh"
+source "$ROOT/bin/_class-archive.sh"
 
 # The running server's pid, or nothing.
 running_pid() {
@@ -53,7 +54,8 @@ tools_classpath() {
 
 # Runs one tool's main class with the instance root the server would get from bin/start-ds, so relative
 # paths in config/config.ldif (the database directory) mean the same to both.
-# JVM options: TOOLS_JAVA_OPTS (default: the JVM's own, a quarter of the memory for the heap).
+# JVM options: TOOLS_JAVA_OPTS (default: the JVM's own, a quarter of the memory for the heap), and the tool's
+# class-data archive (bin/_class-archive.sh; CLASS_ARCHIVE=off to run without).
 run_tool() {
   local main=$1
   shift
@@ -62,10 +64,19 @@ run_tool() {
   # shellcheck disable=SC2206
   local jvm=(${TOOLS_JAVA_OPTS:-})
   local root=(--instanceRoot "$ROOT")
+  local help=
   for a in "$@"; do
     [[ $a == --instanceRoot || $a == --instanceRoot=* ]] && root=()
+    [[ $a == -h || $a == --help || $a == -V || $a == --version ]] && help=yes
   done
-  exec java ${jvm[@]+"${jvm[@]}"} -cp "$(tools_classpath)" "$main" ${root[@]+"${root[@]}"} "$@"
+  local cp archive=()
+  cp=$(tools_classpath)
+  # An archive written by a run that only prints its help would hold little more than the option parser's
+  # classes: such a run neither writes one nor waits for one to be checked.
+  if [[ -z $help ]]; then
+    mapfile -t archive < <(class_archive_options "$main" "$cp" ${jvm[@]+"${jvm[@]}"})
+  fi
+  exec java ${jvm[@]+"${jvm[@]}"} ${archive[@]+"${archive[@]}"} -cp "$cp" "$main" ${root[@]+"${root[@]}"} "$@"
 }
 
 # Raises the soft open-files limit to the hard limit: each client connection is a file descriptor, and a

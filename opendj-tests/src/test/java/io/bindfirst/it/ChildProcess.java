@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,14 @@ final class ChildProcess {
     }
 
     static ChildProcess start(List<String> command) throws IOException {
-        return new ChildProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+        return start(command, Map.of());
+    }
+
+    /** As {@link #start(List)}, with {@code environment} added to this process's environment. */
+    static ChildProcess start(List<String> command, Map<String, String> environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return new ChildProcess(builder.start());
     }
 
     /** {@code java -cp <this JVM's class path> mainClass args...}. */

@@ -17,11 +17,21 @@ import java.util.List;
  */
 final class ScriptCheckout implements AutoCloseable {
     private static final Duration LIMIT = Duration.ofMinutes(3);
-    private static final List<String> MODULES = List.of("opendj-backend-je", "opendj-tools");
+    private static final String TOOLS = "opendj-tools";
+    private static final List<String> MODULES = List.of("opendj-backend-je", TOOLS);
 
     private final Path root;
 
     ScriptCheckout() throws IOException {
+        this(false);
+    }
+
+    /**
+     * @param ownToolsFolder whether {@code opendj-tools/target} is a folder of this checkout's (the tools' jar
+     *        copied, their {@code lib/} linked) rather than a link to the build's, so that what the scripts
+     *        write there (the tools' class-data archives) is this checkout's alone
+     */
+    ScriptCheckout(boolean ownToolsFolder) throws IOException {
         root = Files.createTempDirectory("bindfirst-checkout-");
         try {
             Path bin = root.resolve("bin");
@@ -32,9 +42,20 @@ final class ScriptCheckout implements AutoCloseable {
                 }
             }
             for (String module : MODULES) {
+                Path built = TestServer.repoRoot().resolve(module).resolve("target");
+                Path target = root.resolve(module).resolve("target");
                 Files.createDirectories(root.resolve(module));
-                Files.createSymbolicLink(root.resolve(module).resolve("target"),
-                        TestServer.repoRoot().resolve(module).resolve("target"));
+                if (ownToolsFolder && module.equals(TOOLS)) {
+                    Files.createDirectories(target);
+                    try (var jars = Files.list(built)) {
+                        for (Path jar : (Iterable<Path>) jars.filter(p -> p.toString().endsWith(".jar"))::iterator) {
+                            Files.copy(jar, target.resolve(jar.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+                        }
+                    }
+                    Files.createSymbolicLink(target.resolve("lib"), built.resolve("lib"));
+                } else {
+                    Files.createSymbolicLink(target, built);
+                }
             }
             TestServer.copyConfig(root);
         } catch (IOException | RuntimeException e) {
@@ -74,7 +95,9 @@ final class ScriptCheckout implements AutoCloseable {
 
     private void deleteCheckout() throws IOException {
         for (String module : MODULES) {
-            Files.deleteIfExists(root.resolve(module).resolve("target"));   // the link, never the build
+            Path target = root.resolve(module).resolve("target");
+            // the links, never the build
+            Files.deleteIfExists(Files.isSymbolicLink(target) ? target : target.resolve("lib"));
         }
         TestServer.deleteTree(root);
     }
