@@ -50,10 +50,13 @@ awk -v indexes="$INDEXES" '
   { print }
   END { if (!done) exit 3 }' "$CHECKOUT/config/config.ldif" >"$INSTANCE/config/config.ldif" \
   || die 1 "config/config.ldif has no ds-cfg-equality-index line to replace"
-# Any build bin/import-ldif needs happens here, not in a timed run; so does the writing of its class-data archive
-# (bin/_class-archive.sh: the first import after a build writes it as it exits, the next puts it in place).
+# Any build bin/import-ldif needs happens here, not in a timed run; so does the making of its class-data archive
+# (bin/_class-archive.sh: the first import after a build lists the classes it loads, the next has the archive
+# written from the list). The LDIF's first two entries (paragraphs; a "version:" line is not counted), whatever
+# their length.
 "$CHECKOUT/bin/import-ldif" --help >/dev/null || die 1 "bin/import-ldif --help failed (does the build work?)"
-head -n 40 "$LDIF" | awk 'BEGIN { RS = ""; ORS = "\n\n" } NR <= 2' >"$WORK/first.ldif"
+awk 'BEGIN { RS = ""; ORS = "\n\n" } { print } !/^version:[ ]*1[ ]*$/ && ++n == 2 { exit }' "$LDIF" \
+  >"$WORK/first.ldif"
 for _ in 1 2; do
   "$CHECKOUT/bin/import-ldif" --instanceRoot "$INSTANCE" -l "$WORK/first.ldif" --clearBackend >/dev/null \
     || die 1 "bin/import-ldif of the LDIF's first two entries failed"

@@ -74,7 +74,7 @@ run_tool() {
   # An archive written by a run that only prints its help would hold little more than the option parser's
   # classes: such a run neither writes one nor waits for one to be checked.
   if [[ -z $help ]]; then
-    mapfile -t archive < <(class_archive_options "$main" "$cp" ${jvm[@]+"${jvm[@]}"})
+    mapfile -t archive < <(class_archive_options "$main" "$cp" ${jvm[@]+"${jvm[@]}"} | grep -- '^-XX:' || true)
   fi
   exec java ${jvm[@]+"${jvm[@]}"} ${archive[@]+"${archive[@]}"} -cp "$cp" "$main" ${root[@]+"${root[@]}"} "$@"
 }

@@ -70,6 +70,11 @@ final class ChildProcess {
         }
     }
 
+    /** Its process id. */
+    long pid() {
+        return process.pid();
+    }
+
     /** Kills it if it still runs (a test that failed half-way). */
     void kill() {
         process.destroyForcibly();
