@@ -3,9 +3,9 @@ package io.bindfirst.it;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.DirectoryServer;
@@ -13,6 +13,7 @@ import io.bindfirst.server.ServerStartException;
 import io.bindfirst.server.config.ConfigLoader;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.testsupport.ConfigText;
+import io.bindfirst.server.testsupport.TempFolders;
 
 /**
  * The server refuses unsafe or broken configurations before it listens, with a message to act on. The
@@ -20,8 +21,15 @@ import io.bindfirst.server.testsupport.ConfigText;
  */
 public class StartupSafetyTest {
 
-    private static ServerConfig config(String from, String to) throws Exception {
-        Path instance = Files.createTempDirectory("bindfirst-startup-");
+    private final TempFolders temp = new TempFolders();
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTempFolders() {
+        temp.close();
+    }
+
+    private ServerConfig config(String from, String to) throws Exception {
+        Path instance = temp.create("bindfirst-startup-");
         TestServer.copyConfig(instance);
         Path ldif = instance.resolve("config/config.ldif");
         ConfigText.read(ldif).replace(from, to).write(ldif);

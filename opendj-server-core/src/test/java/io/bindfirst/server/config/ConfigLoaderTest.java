@@ -11,13 +11,21 @@ import java.nio.file.Path;
 import java.util.Set;
 
 import org.forgerock.opendj.ldap.DN;
+import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.testsupport.ConfigText;
+import io.bindfirst.server.testsupport.TempFolders;
 
 public class ConfigLoaderTest {
     private static final Path SHIPPED = locate();
+    private final TempFolders temp = new TempFolders();
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTempFolders() {
+        temp.close();
+    }
 
     private static Path locate() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
@@ -29,12 +37,12 @@ public class ConfigLoaderTest {
         throw new IllegalStateException("config/config.ldif not found above " + Path.of("").toAbsolutePath());
     }
 
-    private static ServerConfig loadEdited(String from, String to) throws Exception {
+    private ServerConfig loadEdited(String from, String to) throws Exception {
         return load(ConfigText.read(SHIPPED).replace(from, to));
     }
 
-    private static ServerConfig load(ConfigText edited) throws Exception {
-        Path dir = Files.createTempDirectory("config-test");
+    private ServerConfig load(ConfigText edited) throws Exception {
+        Path dir = temp.create("config-test");
         Path file = dir.resolve("config.ldif");
         edited.write(file);
         return ConfigLoader.load(file, dir);
@@ -54,7 +62,7 @@ public class ConfigLoaderTest {
 
     @Test
     public void shippedDefaults() throws Exception {
-        Path root = Files.createTempDirectory("instance");
+        Path root = temp.create("instance");
         ServerConfig c = ConfigLoader.load(SHIPPED, root);
         assertEquals(c.listener().address(), "127.0.0.1");
         assertEquals(c.listener().port(), 1389);
@@ -306,7 +314,7 @@ public class ConfigLoaderTest {
 
     @Test
     public void theAuthenticatedUsersPluginIsConfiguredAndCannotBeDisabled() throws Exception {
-        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        ServerConfig c = ConfigLoader.load(SHIPPED, temp.create("instance"));
         assertEquals(c.plugins().get(0).className(), "io.bindfirst.server.auth.AuthenticatedUsersPlugin");
         ConfigException disabled = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED)
                 .set("cn=Authenticated Users,cn=Plugins,cn=config", "ds-cfg-enabled", "false")));
@@ -326,7 +334,7 @@ public class ConfigLoaderTest {
 
     @Test
     public void passwordPoliciesLockNothingOutByDefault() throws Exception {
-        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        ServerConfig c = ConfigLoader.load(SHIPPED, temp.create("instance"));
         io.bindfirst.server.pwd.PasswordPolicy p = c.passwords().policies().defaultPolicy();
         assertEquals(p.dn(), io.bindfirst.server.pwd.PasswordPolicies.DEFAULT_DN);
         assertFalse(p.locksOut());
@@ -448,7 +456,7 @@ public class ConfigLoaderTest {
 
     @Test
     public void httpMetricsListenOnLoopback8080AsShipped() throws Exception {
-        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        ServerConfig c = ConfigLoader.load(SHIPPED, temp.create("instance"));
         assertEquals(c.httpMetrics(), new ServerConfig.HttpMetrics(true, "127.0.0.1", 8080));
     }
 
@@ -482,7 +490,7 @@ public class ConfigLoaderTest {
 
     @Test
     public void plainIsOfferedAndNamesAreMappedByUidEverywhereAsShipped() throws Exception {
-        ServerConfig c = ConfigLoader.load(SHIPPED, Files.createTempDirectory("instance"));
+        ServerConfig c = ConfigLoader.load(SHIPPED, temp.create("instance"));
         assertEquals(c.sasl(), ServerConfig.Sasl.DEFAULTS);
         assertEquals(c.sasl(), new ServerConfig.Sasl(true,
                 new ServerConfig.IdentityMapper(true, java.util.List.of("uid"), java.util.List.of())));

@@ -12,7 +12,10 @@ import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
+
+import io.bindfirst.server.testsupport.TempFolders;
 
 /**
  * The server log through SLF4J and logback: lines at the configured severity and above, one event per line (a
@@ -21,9 +24,16 @@ import org.testng.annotations.Test;
 public class ErrorLogTest {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorLogTest.class);
 
+    private final TempFolders temp = new TempFolders();
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTempFolders() {
+        temp.close();
+    }
+
     @Test
     public void eventsAtTheSeverityAndAboveReachTheRotatingFile() throws Exception {
-        Path dir = Files.createTempDirectory("errors");
+        Path dir = temp.create("errors");
         Path file = dir.resolve("errors");
         try (ErrorLog log = ErrorLog.install(new ErrorLog.Settings(file, new LogRotation(2_000, Duration.ZERO, 3),
                 "warning"))) {

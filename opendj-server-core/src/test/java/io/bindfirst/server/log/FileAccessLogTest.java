@@ -7,9 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.testsupport.TempFolders;
+
 public class FileAccessLogTest {
+
+    private final TempFolders temp = new TempFolders();
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTempFolders() {
+        temp.close();
+    }
 
     @Test
     public void formatsOneLinePerOperation() {
@@ -70,7 +80,7 @@ public class FileAccessLogTest {
 
     @Test
     public void closeWritesEverythingQueued() throws Exception {
-        Path dir = Files.createTempDirectory("access-log");
+        Path dir = temp.create("access-log");
         Path file = dir.resolve("logs/access");
         FileAccessLog log = new FileAccessLog(file, LogRotation.NEVER, 10_000);
         for (int i = 0; i < 5_000; i++) {
@@ -85,7 +95,7 @@ public class FileAccessLogTest {
     /** A logger that blocked per record would hang here (the time-out), not just run slow. */
     @Test(timeOut = 60_000)
     public void aFullQueueDropsAndSaysSoInsteadOfBlocking() throws Exception {
-        Path file = Files.createTempDirectory("access-log").resolve("access");
+        Path file = temp.create("access-log").resolve("access");
         FileAccessLog log = new FileAccessLog(file, LogRotation.NEVER, 1);
         for (int i = 0; i < 100_000; i++) {
             log.log(new AccessRecord(0L, "BIND", i, 0, 1, null, 0, 0, ""));

@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
+
+import io.bindfirst.server.testsupport.TempFolders;
 
 /**
  * Rotation by size and by age, retention, and the access log's promise on top of it: under a stream of
@@ -32,9 +35,16 @@ public class RotatingFileTest {
         return lines;
     }
 
+    private final TempFolders temp = new TempFolders();
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTempFolders() {
+        temp.close();
+    }
+
     @Test(timeOut = 60_000)
     public void underAStreamOfRecordsEveryRecordLandsWholeInExactlyOneFile() throws Exception {
-        Path live = Files.createTempDirectory("rotating").resolve("logs/access");
+        Path live = temp.create("rotating").resolve("logs/access");
         int records = 20_000;
         FileAccessLog log = new FileAccessLog(live, new LogRotation(16 * 1024, Duration.ZERO, 1_000), 100_000);
         for (int i = 0; i < records; i++) {
@@ -56,7 +66,7 @@ public class RotatingFileTest {
 
     @Test
     public void rotatesWhenTheSizeLimitIsReachedAndKeepsTheNewestFiles() throws Exception {
-        Path live = Files.createTempDirectory("rotating").resolve("access");
+        Path live = temp.create("rotating").resolve("access");
         RotatingFile f = new RotatingFile(live, new LogRotation(100, Duration.ZERO, 3), T0);
         for (int i = 0; i < 10; i++) {
             f.append("line " + i + " " + "x".repeat(60) + "\n");
@@ -73,7 +83,7 @@ public class RotatingFileTest {
 
     @Test
     public void rotatesByAgeButNeverLeavesAnEmptyFile() throws Exception {
-        Path live = Files.createTempDirectory("rotating").resolve("access");
+        Path live = temp.create("rotating").resolve("access");
         RotatingFile f = new RotatingFile(live, new LogRotation(0, Duration.ofHours(1), 10), T0);
         f.rotateIfDue(T0 + Duration.ofHours(2).toMillis());
         assertTrue(f.rotatedFiles().isEmpty(), "an hour with nothing written: no rotation");
@@ -90,7 +100,7 @@ public class RotatingFileTest {
 
     @Test
     public void rotationsWithinOneSecondGetCountersAndStayInOrder() throws Exception {
-        Path live = Files.createTempDirectory("rotating").resolve("access");
+        Path live = temp.create("rotating").resolve("access");
         RotatingFile f = new RotatingFile(live, new LogRotation(1, Duration.ZERO, 8), T0);
         for (int i = 0; i < 12; i++) {
             f.append(i + "\n");
@@ -109,7 +119,7 @@ public class RotatingFileTest {
 
     @Test
     public void countsBytesNotCharacters() throws Exception {
-        Path live = Files.createTempDirectory("rotating").resolve("access");
+        Path live = temp.create("rotating").resolve("access");
         RotatingFile f = new RotatingFile(live, new LogRotation(10, Duration.ZERO, 5), T0);
         f.append("\u00e9\u00e9\u00e9\u00e9\u00e9\n"); // 5 characters and a newline, 11 bytes in UTF-8
         f.rotateIfDue(T0);
@@ -123,7 +133,7 @@ public class RotatingFileTest {
      */
     @Test
     public void aReusedLineIsWrittenAsItWasAtEachAppend() throws Exception {
-        Path live = Files.createTempDirectory("rotating").resolve("access");
+        Path live = temp.create("rotating").resolve("access");
         RotatingFile f = new RotatingFile(live, LogRotation.NEVER, T0);
         StringBuilder line = new StringBuilder();
         List<String> expected = new ArrayList<>();
