@@ -166,8 +166,8 @@ public class ToolClassArchiveTest {
     public void aDumpUnderWayIsLeftAlone() throws Exception {
         try (ScriptCheckout c = new ScriptCheckout(true)) {
             Path go = c.root().resolve("go");
-            Map<String, String> slow = Map.of("PATH", fakeJdk(c, "slow", null,
-                    "while [[ ! -e '" + go + "' ]]; do sleep 0.1; done") + ":" + System.getenv("PATH"));
+            Map<String, String> slow = pathFirst(fakeJdk(c, "slow", null,
+                    "while [[ ! -e '" + go + "' ]]; do sleep 0.1; done"));
             ChildProcess.Result first = status(c, slow);
             assertEquals(first.exitCode(), STOPPED, first.said());
             String key = list(c).group(1);
@@ -198,9 +198,8 @@ public class ToolClassArchiveTest {
             TestServer.deleteTree(archives(c));
 
             // The same JDK behind another binary (which half-writes the archive and fails): another key.
-            Map<String, String> failing = Map.of("PATH", fakeJdk(c, "failing", null,
-                    "for b in \"$@\"; do [[ $b != -XX:SharedArchiveFile=* ]] || echo half > \"${b#*=}\"; done; exit 1")
-                    + ":" + System.getenv("PATH"));
+            Map<String, String> failing = pathFirst(fakeJdk(c, "failing", null, "for b in \"$@\"; do"
+                    + " [[ $b != -XX:SharedArchiveFile=* ]] || echo half > \"${b#*=}\"; done; exit 1"));
             assertPlain(status(c, failing), first);
             String key = list(c).group(1);
             assertNotEquals(key, realKey, "another java binary, another archive");
@@ -215,12 +214,16 @@ public class ToolClassArchiveTest {
     public void aJdkNotTriedRunsWithout() throws Exception {
         try (ScriptCheckout c = new ScriptCheckout(true)) {
             ChildProcess.Result first = status(c, Map.of("CLASS_ARCHIVE", "off"));
-            assertPlain(status(c, Map.of("PATH", fakeJdk(c, "26", "26", "") + ":" + System.getenv("PATH"))), first);
+            assertPlain(status(c, pathFirst(fakeJdk(c, "26", "26", ""))), first);
             assertEquals(names(c), List.of(), "no list on a JDK not tried");
-            assertPlain(status(c, Map.of("PATH", fakeJdk(c, "25", "25.0.1", "") + ":" + System.getenv("PATH"))),
-                    first);
+            assertPlain(status(c, pathFirst(fakeJdk(c, "25", "25.0.1", ""))), first);
             list(c);   // and one on a JDK tried
         }
+    }
+
+    /** The environment with {@code bin} first on the PATH. */
+    private static Map<String, String> pathFirst(Path bin) {
+        return Map.of("PATH", bin + ":" + System.getenv("PATH"));
     }
 
     /**
