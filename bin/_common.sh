@@ -71,8 +71,8 @@ run_tool() {
   done
   local cp archive=()
   cp=$(tools_classpath)
-  # An archive written by a run that only prints its help would hold little more than the option parser's
-  # classes: such a run neither writes one nor waits for one to be checked.
+  # An archive made from the classes of a run that only prints its help would hold little more than the option
+  # parser's: such a run neither lists its classes nor has an archive made.
   if [[ -z $help ]]; then
     mapfile -t archive < <(class_archive_options "$main" "$cp" ${jvm[@]+"${jvm[@]}"} | grep -- '^-XX:' || true)
   fi
