@@ -11,6 +11,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
@@ -171,5 +176,86 @@ public class EntryCodecTest {
         assertEquals(some.getAttribute("userPassword").firstValueAsString(), "secret");
         BackendException e = expectThrows(BackendException.class, () -> codec.decode(bytes));
         assertTrue(e.getMessage().contains("does not parse"), e.getMessage());
+    }
+
+    @Test
+    public void theStoredBytesAreTheFormatsByteForByte() {
+        Entry entry = TestSupport.entry("cn=\u00e9,dc=x", "cn", "\u00e9", "cn", "b", "cn;lang-fr", "");
+        byte[] expected = {1,
+            10, 'c', 'n', '=', (byte) 0xc3, (byte) 0xa9, ',', 'd', 'c', '=', 'x',
+            2,
+            2, 'c', 'n', 2, 2, (byte) 0xc3, (byte) 0xa9, 1, 'b',
+            10, 'c', 'n', ';', 'l', 'a', 'n', 'g', '-', 'f', 'r', 1, 0};
+        assertEquals(codec.encode(entry), expected);
+    }
+
+    @Test
+    public void aLargeEntryBetweenSmallOnesLeavesEachItsOwnBytes() throws BackendException {
+        Entry small = TestSupport.person(3, TestSupport.PEOPLE);
+        byte[] alone = new EntryCodec(TestSupport.SCHEMA).encode(small);
+        Entry large = TestSupport.entry("cn=large,dc=example,dc=com", "objectClass", "person", "cn", "large",
+                "sn", "l");
+        char[] text = new char[EntryCodec.MAX_KEPT_SCRATCH * 2];
+        Arrays.fill(text, 'y');
+        large.addAttribute("description", new String(text));
+        assertEquals(codec.encode(small), alone);
+        byte[] big = codec.encode(large);
+        assertEquals(codec.encode(small), alone, "no byte of the large entry is left behind");
+        assertEquals(codec.decode(big), large);
+        assertEquals(codec.encode(large), big);
+    }
+
+    @Test
+    public void threadsEncodingAtOnceEachGetTheirOwnEntrysBytes() throws Exception {
+        EntryCodec shared = new EntryCodec(TestSupport.SCHEMA);
+        EntryCodec reference = new EntryCodec(TestSupport.SCHEMA);
+        int threads = 4;
+        int perThread = 2_000;
+        List<byte[]> expected = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        for (int i = 0; i < threads * 10; i++) {
+            Entry e = TestSupport.person(i, TestSupport.PEOPLE);
+            if (i % 3 == 0) {
+                e.addAttribute("description", "x".repeat(i * 50)); // entries of different lengths
+            }
+            entries.add(e);
+            expected.add(reference.encode(e));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Integer>> wrong = new ArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                wrong.add(pool.submit(() -> {
+                    start.await();
+                    int bad = 0;
+                    for (int i = 0; i < perThread; i++) {
+                        int k = (i * 7 + offset) % entries.size();
+                        if (!Arrays.equals(shared.encode(entries.get(k)), expected.get(k))) {
+                            bad++;
+                        }
+                    }
+                    return bad;
+                }));
+            }
+            start.countDown();
+            for (Future<Integer> f : wrong) {
+                assertEquals((int) f.get(60, TimeUnit.SECONDS), 0);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    public void theEncodingDescriptionCacheIsBounded() throws BackendException {
+        EntryCodec fresh = new EntryCodec(TestSupport.SCHEMA);
+        Entry many = new LinkedHashMapEntry("cn=many,dc=example,dc=com");
+        for (int i = 0; i < EntryCodec.MAX_CACHED_DESCRIPTIONS + 50; i++) {
+            many.addAttribute("x-enc-" + i, "v");
+        }
+        assertEquals(fresh.decode(fresh.encode(many)), many);
+        assertEquals(fresh.cachedEncodedDescriptions(), EntryCodec.MAX_CACHED_DESCRIPTIONS);
     }
 }

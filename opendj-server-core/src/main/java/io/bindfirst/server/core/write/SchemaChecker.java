@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.forgerock.i18n.LocalizableMessageBuilder;
 import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
@@ -54,6 +55,8 @@ public final class SchemaChecker {
     private final Entry checked;
     /** The object-class work of earlier checks, or null. */
     private final ObjectClassSets remembered;
+    /** Where a syntax validator says why it refuses a value: one for all the values of the entry. */
+    private final LocalizableMessageBuilder reason = new LocalizableMessageBuilder();
 
     private SchemaChecker(Entry entry, Schema schema, ObjectClassSets remembered) {
         this.schema = schema;
@@ -225,7 +228,7 @@ public final class SchemaChecker {
 
     private void checkSyntax(Attribute attribute) throws WriteException {
         for (ByteString value : attribute) {
-            String problem = EntrySchema.syntaxProblem(attribute.getAttributeDescription(), value);
+            String problem = EntrySchema.syntaxProblem(attribute.getAttributeDescription(), value, reason);
             if (problem != null) {
                 throw fail(ResultCode.INVALID_ATTRIBUTE_SYNTAX, problem);
             }

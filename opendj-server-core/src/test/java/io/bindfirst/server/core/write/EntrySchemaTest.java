@@ -8,6 +8,7 @@ import static org.testng.Assert.assertNotSame;
 import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 
+import org.forgerock.i18n.LocalizableMessageBuilder;
 import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.ByteString;
@@ -71,6 +72,19 @@ public class EntrySchemaTest {
         assertTrue(problem.startsWith(
                 "the value \"4x2\" of attribute uidNumber is not valid for its syntax (Integer): "),
                 problem);
+    }
+
+    @Test
+    public void aReasonBuilderKeptForManyValuesGivesEachRefusalItsOwnReason() {
+        AttributeDescription uidNumber = AttributeDescription.valueOf("uidNumber", schema());
+        LocalizableMessageBuilder kept = new LocalizableMessageBuilder();
+        assertNull(EntrySchema.syntaxProblem(uidNumber, ByteString.valueOfUtf8("42"), kept));
+        assertEquals(kept.length(), 0, "an accepted value leaves the builder empty");
+        String fresh = EntrySchema.syntaxProblem(uidNumber, ByteString.valueOfUtf8("4x2"));
+        assertEquals(EntrySchema.syntaxProblem(uidNumber, ByteString.valueOfUtf8("4x2"), kept), fresh);
+        LocalizableMessageBuilder stale = new LocalizableMessageBuilder("an older reason");
+        String problem = EntrySchema.syntaxProblem(uidNumber, ByteString.valueOfUtf8("4x2"), stale);
+        assertEquals(problem, fresh, "a builder that already says something is not reused");
     }
 
     @Test
