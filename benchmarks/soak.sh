@@ -3,7 +3,7 @@
 # watching for leaks and for a slow-down. Opt-in (never run by the build; SoakShortTest is its one-minute
 # version there). Nice it on a shared machine: nice benchmarks/soak.sh ...
 #   benchmarks/soak.sh [--connections 200] [--minutes 60] [--rate 1000] [--interval 60] [--port 14489]
-#                      [--out DIR] [--no-build]
+#                      [--out DIR] [--no-build] [--nmt]
 #   benchmarks/soak.sh --report DIR      (the summary of a finished run again, from its files)
 # Builds the server and the benchmarks (mvn -o package, tests skipped; --no-build skips that), makes an
 # instance in DIR/instance from the checkout's config/ (10,000 sample users), starts it on 127.0.0.1:PORT
@@ -15,6 +15,11 @@
 # then samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the database's log files,
 # which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
+# --nmt: the server runs with the JVM's native memory tracking (-XX:NativeMemoryTracking=summary, a few per cent of
+# CPU and 16 bytes more per native allocation: a diagnosis, not a judged run), and each sample also reads the JVM's
+# own accounts (jcmd PID VM.native_memory summary): what it has committed in all, what it holds from malloc, and its
+# code cache. The report gives their slopes beside the RSS's: a malloc account that stays flat while the arenas'
+# RSS grows says the C library keeps what the JVM freed; one that grows names a leak inside the JVM.
 # Writes DIR/samples.csv (t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,
 # rss_malloc_bytes,rss_file_bytes: the RSS by kind of mapping, from /proc/PID/smaps: in the Java heap's reserved
 # range, the JIT's code, the C library's malloc arenas, mapped files; metaspace_bytes: the class metadata space
@@ -25,6 +30,7 @@
 #   rss_heap_slope_B_per_min=SLOPE±SE native_rss_slope_B_per_min=SLOPE±SE [..]
 #   native_by_kind_B_per_min: code_cache=.. malloc=.. files=.. other_anonymous=.. (which kind grows; not judged)
 #   metaspace_B_per_min=.. (within other_anonymous) jit_compiles_per_h=.. (a JIT still warming up; not judged)
+#   [nmt_B_per_min: committed=.. malloc=.. code=..   with --nmt; not judged]
 #   fds_slope_per_h=SLOPE±SE [..] threads_slope_per_h=SLOPE±SE [..] p99_first_ms=... p99_last_ms=...
 #   p99_ratio=... [..] ... RESULT=PASS|FAIL|UNSURE
 # Slopes are least squares over the samples after the first fifth of the run (at most 10 minutes: caches
@@ -93,6 +99,15 @@ report() {
     read -r compiles compiles_se <<<"$(slope 12 60)"
     kinds+=" metaspace_B_per_min=$meta±$meta_se jit_compiles_per_h=$compiles±$compiles_se"
   fi
+  # The JVM's own accounts (runs made with --nmt: their samples have the columns, with values).
+  if head -n 1 "$CSV" | grep -q nmt_malloc_bytes && awk -F, 'NR == 2 { exit ($14 == "") }' "$CSV"; then
+    local nmt_total nmt_total_se nmt_malloc nmt_malloc_se nmt_code nmt_code_se
+    read -r nmt_total nmt_total_se <<<"$(slope 13 1)"
+    read -r nmt_malloc nmt_malloc_se <<<"$(slope 14 1)"
+    read -r nmt_code nmt_code_se <<<"$(slope 15 1)"
+    kinds+=" nmt_B_per_min: committed=$nmt_total±$nmt_total_se malloc=$nmt_malloc±$nmt_malloc_se"
+    kinds+=" code=$nmt_code±$nmt_code_se"
+  fi
   read -r fds fds_se <<<"$(slope 5 60)"          # per hour
   read -r threads threads_se <<<"$(slope 6 60)"
   limit=$(awk -v x="$XMX" 'BEGIN { printf "%.0f", x / 10 / 1440 }')   # bytes per minute: a tenth of -Xmx a day
@@ -126,7 +141,7 @@ report() {
   case $overall in PASS) return 0 ;; FAIL) return 1 ;; *) return 4 ;; esac
 }
 
-CONNECTIONS=200 MINUTES=60 RATE=1000 INTERVAL=60 PORT=14489 OUT= BUILD=1 REPORT=
+CONNECTIONS=200 MINUTES=60 RATE=1000 INTERVAL=60 PORT=14489 OUT= BUILD=1 REPORT= NMT=0
 while (( $# )); do
   case "$1" in
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -134,6 +149,7 @@ while (( $# )); do
       (( $# >= 2 )) || die 2 "$1 needs a value"
       v=${1#--}; v=${v^^}; printf -v "$v" '%s' "$2"; shift 2 ;;
     --no-build) BUILD=0; shift ;;
+    --nmt) NMT=1; shift ;;
     --report) (( $# >= 2 )) || die 2 "--report needs a folder"; REPORT=$2; shift 2 ;;
     *) die 2 "unknown option $1 (see --help)" ;;
   esac
@@ -175,6 +191,7 @@ JVM=(${JAVA_OPTS:-$SERVER_JVM_DEFAULTS})
 XMX=$(printf '%s\n' "${JVM[@]}" | awk '/^-Xmx/ { v = substr($0, 5); u = tolower(substr(v, length(v)));
   n = v + 0; print (u == "g" ? n * 1073741824 : u == "m" ? n * 1048576 : u == "k" ? n * 1024 : n) }' | tail -n 1)
 [[ -n "$XMX" ]] || die 2 "JAVA_OPTS must set -Xmx (the heap goals are a share of it)"
+(( NMT )) && JVM+=(-XX:NativeMemoryTracking=summary)
 
 mkdir -p "$OUT"
 INSTANCE=$OUT/instance
@@ -251,7 +268,7 @@ proc_sample() {   # rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_byte
   rss=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$SERVER_PID/status")
   kinds=$(rss_by_kind)
   threads=$(awk '/^Threads:/ { print $2 }' "/proc/$SERVER_PID/status")
-  links=$(find "/proc/$SERVER_PID/fd" -mindepth 1 -maxdepth 1 -printf '%l\n')   # one listing for both counts
+  links=$(find "/proc/$SERVER_PID/fd" -mindepth 1 -maxdepth 1 -printf '%l\n' 2>/dev/null)  # a descriptor may close meanwhile
   fds=$(grep -c . <<<"$links" || true)
   nojdb=$(grep -cv '\.jdb$' <<<"$links" || true)
   echo "$rss,$fds,$nojdb,$threads,$kinds"
@@ -262,7 +279,21 @@ jvm_counters() {
     $1 == "sun.gc.metaspace.capacity" { m = $2 } $1 == "sun.ci.totalCompiles" { c = $2 }
     END { printf "%s,%s\n", m, c }'
 }
-# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file,metaspace,jit_compiles".
+# With --nmt, the JVM's own accounts in bytes: "committed,malloc,code" (the total it has committed, what it holds
+# from malloc, its code cache committed); else ",,". The malloc figure is the summary's own line where the JDK
+# prints one, else the sum over its categories.
+nmt_counters() {
+  if (( ! NMT )); then echo ",,"; return; fi
+  jcmd "$SERVER_PID" VM.native_memory summary 2>/dev/null | awk '
+    /^Total: / && match($0, /committed=[0-9]+KB/) { total = substr($0, RSTART + 10, RLENGTH - 12) }
+    /^ +malloc: [0-9]+KB/ && line == "" { line = $2; sub(/KB.*/, "", line) }
+    match($0, /\(malloc=[0-9]+KB/) { sum += substr($0, RSTART + 8, RLENGTH - 10) }
+    /^- +Code \(/ && match($0, /committed=[0-9]+KB/) { code = substr($0, RSTART + 10, RLENGTH - 12) }
+    END { if (total == "") { print ",,"; exit }
+          printf "%d,%d,%d\n", total * 1024, (line != "" ? line : sum) * 1024, code * 1024 }'
+}
+# One sample: "heap,rss,fds,fds_nojdb,threads,rss_heap,rss_code,rss_malloc,rss_file,metaspace,jit_compiles,
+# nmt_committed,nmt_malloc,nmt_code".
 # The full GC first, then a native trim, then the process: glibc keeps freed native memory in its arenas until
 # the JVM's next trim (every 10 s, TrimNativeHeapInterval), so an RSS read at a random moment is a few MB high or
 # low by where it falls between trims, and one read right after a full GC counts the GC's own scratch memory.
@@ -272,13 +303,13 @@ sample() {
   local heap
   heap=$(heap_after_gc)
   jcmd "$SERVER_PID" System.trim_native_heap >/dev/null 2>&1 || true
-  echo "$heap,$(proc_sample),$(jvm_counters)"
+  echo "$heap,$(proc_sample),$(jvm_counters),$(nmt_counters)"
 }
 scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
 
 CSV=$OUT/samples.csv
 echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,\
-rss_file_bytes,metaspace_bytes,jit_compiles" >"$CSV"
+rss_file_bytes,metaspace_bytes,jit_compiles,nmt_committed_bytes,nmt_malloc_bytes,nmt_code_bytes" >"$CSV"
 HEAP_RANGE=$(heap_range)
 [[ $HEAP_RANGE =~ ^[0-9a-f]{16}\ [0-9a-f]{16}$ ]] || die 3 "could not read the Java heap's address range (jcmd $SERVER_PID GC.heap_info)"
 : >"$OUT/metrics.txt"
