@@ -60,7 +60,7 @@ final class EntryCodec {
      * The entry's bytes in the format above. Written into the calling thread's scratch buffer, then copied once at
      * their size; attribute descriptions from their cached bytes. An import encodes a million entries of a dozen
      * attributes: a buffer grown by doubling for each and every description encoded again were most of what encoding
-     * cost and a twentieth of what the import allocated.
+     * cost and 6% of what the import allocated.
      */
     byte[] encode(Entry entry) {
         Writer out = scratch.get();

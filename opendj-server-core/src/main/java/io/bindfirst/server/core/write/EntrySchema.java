@@ -126,7 +126,7 @@ final class EntrySchema {
     /**
      * As {@link #syntaxProblem(AttributeDescription, ByteString)}, with a builder for the validator's reason that
      * the caller keeps for many values (an import checks a million entries of a dozen values each, and a builder
-     * per value was a twentieth of what it allocated). A validator writes to it only to refuse a value, and the
+     * per value was 2% of what it allocated). A validator writes to it only to refuse a value, and the
      * first refusal ends a check, so the builder is still empty when it is passed again; one that is not is left
      * alone.
      */
