@@ -15,8 +15,8 @@
 # then samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the database's log files,
 # which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
-# --nmt: the server runs with the JVM's native memory tracking (-XX:NativeMemoryTracking=summary, a few per cent of
-# CPU and 16 bytes more per native allocation: a diagnosis, not a judged run), and each sample also reads the JVM's
+# --nmt: the server runs with the JVM's native memory tracking (-XX:NativeMemoryTracking=summary: some CPU and
+# a header more per native allocation: a diagnosis, not a judged run), and each sample also reads the JVM's
 # own accounts (jcmd PID VM.native_memory summary): what it has committed in all, what it holds from malloc, and its
 # code cache. The report gives their slopes beside the RSS's: a malloc account that stays flat while the arenas'
 # RSS grows says the C library keeps what the JVM freed; one that grows names a leak inside the JVM.
