@@ -1,8 +1,10 @@
 package io.bindfirst.backend.je;
 
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -44,6 +46,13 @@ import io.bindfirst.server.backend.ImportRejects;
 final class JeBackend implements Backend {
     /** Entries per import transaction: large enough to amortize the commit fsync, small enough for locks. */
     static final int IMPORT_BATCH = 2_000;
+    /**
+     * Batches an import prepares ahead of the one it stores. With one, the preparing thread, and the checking
+     * threads feeding it, stood idle whenever the storing thread paused (sorting and spilling index runs, a
+     * collection): a core unused on a two-core machine. Three keep them working through those pauses: a million
+     * users imported in 15.4 s instead of 16.6 (6 pairs alternating, faster in each), for a few MB of entries held.
+     */
+    static final int FILLS_AHEAD = 3;
 
     /** An entry ready to store: everything computed before its transaction begins. */
     private record Prepared<T>(T item, DN dn, byte[] key, byte[] parentKey, long id, byte[] encoded,
@@ -51,7 +60,7 @@ final class JeBackend implements Backend {
     }
 
     /** Entries ready to store in one transaction, and the ones refused while preparing them. */
-    private record Batch<T>(List<Prepared<T>> entries, List<Refused<T>> refused) {
+    private record Batch<T>(List<Prepared<T>> entries, List<Refused<T>> refused, boolean last) {
     }
 
     /** An import's entry that was not stored, and why. */
@@ -266,9 +275,9 @@ final class JeBackend implements Backend {
 
     /**
      * The batches are filled (read from the source, encoded, their index keys computed) on a helper thread,
-     * one batch ahead of the transaction that stores the one before: filling costs about a third of what
-     * storing does, and an import is otherwise bound by this one thread. The source is read by one thread at
-     * a time, in order (a batch is filled only once the one before it is).
+     * up to {@link #FILLS_AHEAD} batches ahead of the transaction that stores the one before: filling costs
+     * about a third of what storing does, and an import is otherwise bound by this one thread. Only the helper
+     * reads the source, in order (one batch after the other); a batch says whether the source ended with it.
      *
      * @param rejects where refused entries go, or {@code null} to stop the import at the first one
      */
@@ -286,10 +295,17 @@ final class JeBackend implements Backend {
         // Entries of the batch being stored that are in place: a bulk load does not roll a failed batch back.
         long[] storing = {0};
         try {
-            Future<Batch<T>> next = filler.submit(() -> fill(source, rejects));
-            while (next != null) {
-                Batch<T> batch = filled(next);
-                next = source.hasNext() ? filler.submit(() -> fill(source, rejects)) : null;
+            Deque<Future<Batch<T>>> ahead = new ArrayDeque<>();
+            for (int i = 0; i < FILLS_AHEAD; i++) {
+                ahead.add(filler.submit(() -> fill(source, rejects)));
+            }
+            boolean last = false;
+            while (!last) {
+                Batch<T> batch = filled(ahead.remove());
+                last = batch.last();
+                if (!last) {
+                    ahead.add(filler.submit(() -> fill(source, rejects)));
+                }
                 List<Refused<T>> refused = batch.refused();
                 int preparedRefusals = refused.size();
                 imported += storage.write(txn -> {
@@ -369,19 +385,20 @@ final class JeBackend implements Backend {
     /** Up to {@link #IMPORT_BATCH} entries from {@code source}, prepared, and those refused on the way. */
     private <T extends ImportItem> Batch<T> fill(Iterator<T> source, ImportRejects<? super T> rejects)
             throws BackendException {
-        Batch<T> batch = new Batch<>(new ArrayList<>(IMPORT_BATCH), new ArrayList<>());
-        while (batch.entries().size() < IMPORT_BATCH && source.hasNext()) {
+        List<Prepared<T>> prepared = new ArrayList<>(IMPORT_BATCH);
+        List<Refused<T>> refused = new ArrayList<>();
+        while (prepared.size() < IMPORT_BATCH && source.hasNext()) {
             T item = source.next();
             try {
-                batch.entries().add(prepare(item.entry(), item));
+                prepared.add(prepare(item.entry(), item));
             } catch (BackendException e) {
                 if (rejects == null || !Backend.isEntryRefusal(e)) {
                     throw e;
                 }
-                batch.refused().add(new Refused<>(item, e));
+                refused.add(new Refused<>(item, e));
             }
         }
-        return batch;
+        return new Batch<>(prepared, refused, !source.hasNext());
     }
 
     /** The batch the helper filled, or what it threw (the source's own unchecked exceptions included). */

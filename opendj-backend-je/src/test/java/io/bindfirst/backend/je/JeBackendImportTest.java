@@ -15,12 +15,15 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeMethod;
+import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendException;
@@ -86,6 +89,51 @@ public class JeBackendImportTest {
         backend = TestSupport.open(dir);
         assertEquals(backend.entryCount(), 10_002);
         assertEquals(backend.getEntry(dn("uid=user.9999," + PEOPLE)), person(9999, PEOPLE));
+    }
+
+    /**
+     * Batches are prepared ahead of the one being stored: whatever the count's place against the batch size, every
+     * entry is stored once, and the source is read by one thread only (it need not be safe for more).
+     */
+    @Test(dataProvider = "bulk")
+    public void everyEntryIsStoredWhereverTheSourceEndsAgainstTheBatches(boolean bulk) throws BackendException {
+        int batch = JeBackend.IMPORT_BATCH;
+        for (int people : new int[] {-2, batch - 2, 2 * batch - 1, (JeBackend.FILLS_AHEAD + 2) * batch + 7}) {
+            backend.close();
+            TestSupport.delete(dir);
+            backend = JeBackend.open(TestSupport.config(dir, TestSupport.SERVER_INDEXES), TestSupport.SCHEMA, bulk);
+            Set<Thread> readers = ConcurrentHashMap.newKeySet();
+            Iterator<Entry> data = sampleData(people);
+            Iterator<Entry> source = new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    readers.add(Thread.currentThread());
+                    return data.hasNext();
+                }
+
+                @Override
+                public Entry next() {
+                    readers.add(Thread.currentThread());
+                    return data.next();
+                }
+            };
+            long imported = backend.importEntries(source);
+            assertEquals(imported, people + 2, "entries imported of " + (people + 2));
+            assertEquals(backend.entryCount(), people + 2);
+            assertTrue(readers.size() <= 1, "the source was read by " + readers);
+            backend.close();
+            backend = TestSupport.open(dir);
+            assertEquals(backend.entryCount(), people + 2, "entries after reopening");
+            if (people > 0) {
+                assertEquals(search(backend, SUFFIX, SearchScope.WHOLE_SUBTREE, "(uid=user." + (people - 1) + ")"),
+                        norms("uid=user." + (people - 1) + "," + PEOPLE));
+            }
+        }
+    }
+
+    @DataProvider
+    public static Object[][] bulk() {
+        return new Object[][] {{false}, {true}};
     }
 
     @Test
