@@ -54,12 +54,17 @@ public class OfflineToolsTest {
             Path ldif = Files.writeString(ts.instance().resolve("in.ldif"),
                     "dn: ou=More,dc=example,dc=com\nobjectClass: organizationalUnit\nou: More\n");
             assertRefusedBecauseInUse(tool(IMPORT, ts.instance(), "-l", ldif.toString()), "import-ldif");
+            // a clearing import takes the database's lock itself before it removes anything
+            assertRefusedBecauseInUse(tool(IMPORT, ts.instance(), "-l", ldif.toString(), "--clearBackend"),
+                    "import-ldif");
             assertRefusedBecauseInUse(tool(EXPORT, ts.instance(), "-l", ts.instance().resolve("out.ldif").toString()),
                     "export-ldif");
             assertFalse(Files.exists(ts.instance().resolve("out.ldif")), "a refused export writes nothing");
             try (LDAPConnection c = ts.bindAs(TestServer.user(3), TestServer.USER_PASSWORD)) {
                 assertEquals(c.getEntry("ou=More,dc=example,dc=com"), null, "the refused import added nothing");
             }
+            assertFalse(Files.exists(ts.instance().resolve("db/userRoot/bulk-load-unfinished")),
+                    "the refused clearing import did not mark the backend unfinished");
         }
     }
 

@@ -115,10 +115,11 @@ final class JeBackend implements Backend {
     }
 
     /**
-     * @param cleared whether to remove every database first (import-ldif --clearBackend): done once the
-     *        environment is open, so under its lock, and no other process can be using the data removed. A
-     *        cleared backend is opened for a bulk load by one thread (see {@link JeStorage}): no transactions
-     *        or locks, its data written out when the import ends, and refused by ordinary opens until then
+     * @param cleared whether to start from an empty backend (import-ldif --clearBackend): its files are deleted
+     *        before the environment opens, under the environment's lock, so no other process can be using the data
+     *        removed. A cleared backend is opened for a bulk load by one thread (see {@link JeStorage}): no
+     *        transactions or locks, its data written out when the import ends, and refused by ordinary opens until
+     *        then
      */
     static JeBackend open(BackendConfig config, Schema schema, boolean cleared) throws BackendException {
         return open(config, schema, cleared, IndexQuery.ENTRY_LIMIT);
@@ -130,11 +131,6 @@ final class JeBackend implements Backend {
         JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared,
                 config.freeDiskBytes());
         try {
-            if (cleared) {
-                for (String name : storage.databaseNames()) {
-                    storage.removeDatabase(name);
-                }
-            }
             return new JeBackend(config, schema, storage, importKeyLimit);
         } catch (BackendException | RuntimeException e) {
             storage.close();

@@ -91,6 +91,55 @@ public class JeBackendBulkLoadTest {
     private record Labelled(String label, Entry entry) implements ImportItem {
     }
 
+    /** The data a cleared load replaces leave the disk with it: not a log of old records for JE to scan and clean. */
+    @Test
+    public void aClearedImportLeavesNoneOfTheOldDataOnDisk() throws Exception {
+        int old = 3 * JeBackend.IMPORT_BATCH;
+        try (JeBackend before = TestSupport.open(dir)) {
+            before.importEntries(people(old, n -> { }));
+        }
+        long oldBytes = logBytes();
+        try (JeBackend bulk = JeBackend.open(TestSupport.config(dir, TestSupport.SERVER_INDEXES),
+                TestSupport.SCHEMA, true)) {
+            assertEquals(bulk.entryCount(), 0, "empty from the start");
+            assertEquals(bulk.importEntries(people(10, n -> { })), 12);
+        }
+        long newBytes = logBytes();
+        assertTrue(newBytes < oldBytes / 4, "the log holds " + newBytes + " bytes after a load of 12 entries over "
+                + old + " (" + oldBytes + " bytes before)");
+        try (JeBackend backend = TestSupport.open(dir)) {
+            assertEquals(backend.entryCount(), 12);
+            assertFalse(backend.entryExists(dn("uid=user." + (old - 1) + "," + PEOPLE)));
+        }
+    }
+
+    /** A cleared load of a backend that is open elsewhere is refused as busy and changes nothing. */
+    @Test
+    public void aClearedImportOfABackendInUseIsRefusedAndRemovesNothing() throws Exception {
+        try (JeBackend held = TestSupport.open(dir)) {
+            TestSupport.addTree(held);
+            long bytes = logBytes();
+            BackendException e = expectThrows(BackendException.class, () -> JeBackend.open(
+                    TestSupport.config(dir, TestSupport.SERVER_INDEXES), TestSupport.SCHEMA, true));
+            assertEquals(e.resultCode(), ResultCode.BUSY, e.getMessage());
+            assertTrue(e.getMessage().contains("is in use by another process"), e.getMessage());
+            assertFalse(Files.exists(dir.resolve(JeStorage.LOAD_MARKER)), "not marked unfinished");
+            assertTrue(logBytes() >= bytes, "no log file removed");
+            assertTrue(held.entryExists(dn(PEOPLE)));
+        }
+        try (JeBackend reopened = TestSupport.open(dir)) {
+            assertTrue(reopened.entryExists(dn(PEOPLE)));
+        }
+    }
+
+    /** The size of JE's log files in the backend's directory. */
+    private long logBytes() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jdb")).mapToLong(f -> f.toFile().length())
+                    .sum();
+        }
+    }
+
     @Test
     public void aClearedImportReplacesTheDataAndIsIndexedOnceClosed() throws BackendException {
         try (JeBackend before = TestSupport.open(dir)) {
