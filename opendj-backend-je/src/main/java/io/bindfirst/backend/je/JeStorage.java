@@ -32,6 +32,7 @@ import com.sleepycat.je.EnvironmentLockedException;
 import com.sleepycat.je.LockConflictException;
 import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
+import com.sleepycat.je.dbi.DbEnvPool;
 import com.sleepycat.je.util.DbBackup;
 
 import io.bindfirst.server.backend.Backend;
@@ -161,18 +162,23 @@ final class JeStorage implements AutoCloseable {
      * JE's log files, which hold every database. Removing the databases through JE instead left their records in
      * the log: JE's extinction scan read them all back during the load (a re-import of a million users took 2-5 s
      * more CPU) and their files stayed until a server's cleaner came round (each re-import added 556 MB). Done
-     * holding JE's lock file exclusively, as an open of the environment holds it, so no process has the
-     * environment open meanwhile; one that opens it before this load's own open finds it empty and marked
-     * unfinished, and this load is then refused as busy.
+     * holding JE's lock file exclusively, as an open of the environment holds it, so no other process has the
+     * environment open meanwhile; one that opens it after the files go and before this load's own open finds it
+     * empty and marked unfinished, and this load is then refused as busy. An environment this process has open is
+     * asked of JE first, and the lock file left alone: closing a second channel to it would drop the lock JE holds
+     * (the system keeps one set of locks per process and file), letting another process in beside JE.
      */
     private void clearForLoad(Path directory) throws BackendException {
+        if (DbEnvPool.getInstance().isOpen(directory.toFile())) {
+            throw busy(directory, null);
+        }
         try (FileChannel lockFile = FileChannel.open(directory.resolve(JE_LOCK_FILE), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE)) {
             FileLock lock;
             try {
                 lock = lockFile.tryLock();
             } catch (OverlappingFileLockException e) {
-                lock = null; // this process has the environment open
+                lock = null; // this process opened the environment since JE was asked
             }
             if (lock == null) {
                 throw busy(directory, null);

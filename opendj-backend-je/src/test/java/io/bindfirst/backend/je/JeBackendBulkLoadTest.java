@@ -126,9 +126,27 @@ public class JeBackendBulkLoadTest {
             assertFalse(Files.exists(dir.resolve(JeStorage.LOAD_MARKER)), "not marked unfinished");
             assertTrue(logBytes() >= bytes, "no log file removed");
             assertTrue(held.entryExists(dn(PEOPLE)));
+            // and the environment is still locked against other processes
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process child = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                    TryOpen.class.getName(), dir.toString()).redirectErrorStream(true).start();
+            String said = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+            assertTrue(said.contains("REFUSED Busy"), "another process opening the held backend said: " + said);
         }
         try (JeBackend reopened = TestSupport.open(dir)) {
             assertTrue(reopened.entryExists(dn(PEOPLE)));
+        }
+    }
+
+    /** Run in a child JVM: opens the backend in args[0] as the server would, and says what happened. */
+    public static final class TryOpen {
+        public static void main(String[] args) {
+            try (JeBackend backend = TestSupport.open(Path.of(args[0]))) {
+                System.out.println("OPENED with " + backend.entryCount() + " entries");
+            } catch (BackendException e) {
+                System.out.println("REFUSED " + e.resultCode() + ": " + e.getMessage());
+            }
         }
     }
 

@@ -18,8 +18,8 @@ public interface BackendProvider {
     Backend open(BackendConfig config, Schema schema) throws BackendException;
 
     /**
-     * Opens the backend empty: everything it held is removed once it is open, so under the same guard
-     * against other processes as {@link #open} (import-ldif --clearBackend).
+     * Opens the backend empty (import-ldif --clearBackend): everything it held is removed first, under the same
+     * guard against other processes as {@link #open}, and a backend another process has open is refused as busy.
      */
     default Backend openCleared(BackendConfig config, Schema schema) throws BackendException {
         throw new BackendException(ResultCode.UNWILLING_TO_PERFORM,
