@@ -6,6 +6,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import org.forgerock.i18n.LocalizableMessage;
 import org.forgerock.i18n.LocalizableMessageBuilder;
 import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.Attribute;
@@ -134,8 +135,10 @@ final class EntrySchema {
             LocalizableMessageBuilder emptyReason) {
         AttributeType type = description.getAttributeType();
         Syntax syntax = type.getSyntax();
+        // Empty means no message appended, asked without formatting: the builder's length() formats its text,
+        // which for every value checked allocated more than a builder of its own would.
         LocalizableMessageBuilder reason =
-                emptyReason.length() == 0 ? emptyReason : new LocalizableMessageBuilder();
+                emptyReason.toMessage() == LocalizableMessage.EMPTY ? emptyReason : new LocalizableMessageBuilder();
         if (syntax.valueIsAcceptable(value, reason)) {
             return null;
         }
