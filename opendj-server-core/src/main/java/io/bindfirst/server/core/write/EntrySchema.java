@@ -108,12 +108,20 @@ final class EntrySchema {
         return copy;
     }
 
-    /** Whether the entry holds the value of this RDN component, per the attribute's equality rule. */
+    /**
+     * Whether the entry holds the value of this RDN component, per the attribute's equality rule. A single value
+     * with the very bytes of the RDN's is equal under any rule, and is what entries usually hold: found so, nothing
+     * is normalized (normalizing both sides was a seventh of an import's schema check).
+     */
     static boolean hasRdnValue(Entry entry, AVA ava, Schema schema) {
         AttributeType type = resolve(ava.getAttributeType(), schema);
         AttributeDescription description = AttributeDescription.create(type != null ? type : ava.getAttributeType());
         Attribute attribute = entry.getAttribute(description);
-        return attribute != null && attribute.contains(ava.getAttributeValue());
+        if (attribute == null) {
+            return false;
+        }
+        ByteString value = ava.getAttributeValue();
+        return attribute.size() == 1 && attribute.firstValue().equals(value) || attribute.contains(value);
     }
 
     /**

@@ -62,6 +62,13 @@ public class EntrySchemaTest {
         assertTrue(EntrySchema.hasRdnValue(e, ava, schema()));
         assertFalse(EntrySchema.hasRdnValue(e, AVA.valueOf("uid=other"), schema()));
         assertFalse(EntrySchema.hasRdnValue(e, AVA.valueOf("cn=jdoe"), schema()));
+        // the same bytes, and values equal only under the rule, single and among several
+        assertTrue(EntrySchema.hasRdnValue(e, AVA.valueOf("uid=jdoe"), schema()));
+        Entry several = entry("dn: cn=Jane Doe,dc=example,dc=com", "objectClass: inetOrgPerson", "sn: Doe",
+                "cn: J. Doe", "cn: jane   DOE");
+        assertTrue(EntrySchema.hasRdnValue(several, several.getName().rdn().getFirstAVA(), schema()));
+        assertTrue(EntrySchema.hasRdnValue(several, AVA.valueOf("cn=J. Doe"), schema()));
+        assertFalse(EntrySchema.hasRdnValue(several, AVA.valueOf("cn=John Doe"), schema()));
     }
 
     @Test
