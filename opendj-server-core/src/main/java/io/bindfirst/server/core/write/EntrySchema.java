@@ -111,7 +111,7 @@ final class EntrySchema {
     /**
      * Whether the entry holds the value of this RDN component, per the attribute's equality rule. A single value
      * with the very bytes of the RDN's is equal under any rule, and is what entries usually hold: found so, nothing
-     * is normalized (normalizing both sides was a seventh of an import's schema check).
+     * is normalized (normalizing both sides was a fifth of an import's schema check).
      */
     static boolean hasRdnValue(Entry entry, AVA ava, Schema schema) {
         AttributeType type = resolve(ava.getAttributeType(), schema);
