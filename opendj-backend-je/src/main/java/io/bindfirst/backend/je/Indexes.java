@@ -43,6 +43,7 @@ final class Indexes {
     private static final byte[] READY = {1};
 
     private final List<AttributeIndex> all;
+    private final IndexedTypes allTypes;
     private final Map<IndexType, Map<String, AttributeIndex>> byKind;
     private final Schema schema;
     private final JeStorage storage;
@@ -53,6 +54,7 @@ final class Indexes {
     private Indexes(List<AttributeIndex> all, Schema schema, JeStorage storage, Database meta, Database id2entry,
             EntryCodec codec) {
         this.all = List.copyOf(all);
+        this.allTypes = new IndexedTypes(this.all);
         this.schema = schema;
         this.storage = storage;
         this.meta = meta;
@@ -213,10 +215,11 @@ final class Indexes {
 
     /** Every index's keys for {@code entry}, in index order (as {@link #insert} expects them). */
     List<Set<ByteString>> keys(Entry entry) {
-        return keys(all, entry, schema);
+        return keys(all, allTypes, entry, schema);
     }
 
-    private static List<Set<ByteString>> keys(List<AttributeIndex> indexes, Entry entry, Schema schema) {
+    private static List<Set<ByteString>> keys(List<AttributeIndex> indexes, IndexedTypes types, Entry entry,
+            Schema schema) {
         List<Set<ByteString>> keys = new ArrayList<>(indexes.size());
         for (int i = 0; i < indexes.size(); i++) {
             keys.add(new KeySet());
@@ -227,10 +230,8 @@ final class Indexes {
                 // The caller parsed the entry with a schema that lacks this type; ours may know it.
                 type = schema.getAttributeType(type.getNameOrOID());
             }
-            for (int i = 0; i < indexes.size(); i++) {
-                if (type.isSubTypeOf(indexes.get(i).type())) {
-                    indexes.get(i).collectKeys(attribute, keys.get(i));
-                }
+            for (int i : types.positions(type)) {
+                indexes.get(i).collectKeys(attribute, keys.get(i));
             }
         }
         return keys;
@@ -297,6 +298,7 @@ final class Indexes {
     private static long rebuild(JeStorage storage, Database id2entry, EntryCodec codec, List<AttributeIndex> indexes,
             Schema schema, LongConsumer reportDone) throws BackendException {
         long start = System.nanoTime();
+        IndexedTypes types = new IndexedTypes(indexes);
         long next = 0;
         long done = 0;
         while (next >= 0) {
@@ -311,7 +313,7 @@ final class Indexes {
                     while (status == OperationStatus.SUCCESS && count < REBUILD_BATCH) {
                         Entry entry = codec.decode(data.getData());
                         last = Ids.of(key);
-                        List<Set<ByteString>> keys = keys(indexes, entry, schema);
+                        List<Set<ByteString>> keys = keys(indexes, types, entry, schema);
                         for (int i = 0; i < indexes.size(); i++) {
                             indexes.get(i).insert(txn, keys.get(i), last);
                         }
