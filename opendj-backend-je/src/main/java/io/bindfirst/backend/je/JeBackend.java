@@ -310,15 +310,17 @@ final class JeBackend implements Backend {
                     byte[][] lastParent = {null}; // siblings usually follow each other: check their parent once
                     long count = 0;
                     storing[0] = 0;
-                    for (Prepared<T> prepared : batch.entries()) {
-                        try {
-                            store(txn, prepared, lastParent, runs);
-                            storing[0] = ++count;
-                        } catch (BackendException e) {
-                            if (rejects == null || !Backend.isEntryRefusal(e)) {
-                                throw e;
+                    try (Entries.Inserter inserter = entries.inserter(txn)) {
+                        for (Prepared<T> prepared : batch.entries()) {
+                            try {
+                                store(txn, prepared, lastParent, runs, inserter);
+                                storing[0] = ++count;
+                            } catch (BackendException e) {
+                                if (rejects == null || !Backend.isEntryRefusal(e)) {
+                                    throw e;
+                                }
+                                refused.add(new Refused<>(prepared.item(), e));
                             }
-                            refused.add(new Refused<>(prepared.item(), e));
                         }
                     }
                     return count;
@@ -476,12 +478,15 @@ final class JeBackend implements Backend {
      * @param lastParent a one-slot cache of the last parent found in this transaction, or {@code null}
      */
     private void store(Transaction txn, Prepared<?> p, byte[][] lastParent) throws BackendException {
-        store(txn, p, lastParent, null);
+        store(txn, p, lastParent, null, null);
     }
 
-    /** As {@link #store(Transaction, Prepared, byte[][])}, the index records held in {@code runs} if not null. */
-    private void store(Transaction txn, Prepared<?> p, byte[][] lastParent, SortedIndexRuns runs)
-            throws BackendException {
+    /**
+     * As {@link #store(Transaction, Prepared, byte[][])}, the index records held in {@code runs} if not null, the
+     * entry inserted through {@code inserter} if not null.
+     */
+    private void store(Transaction txn, Prepared<?> p, byte[][] lastParent, SortedIndexRuns runs,
+            Entries.Inserter inserter) throws BackendException {
         if (p.parentKey() != null && !(lastParent != null && Arrays.equals(lastParent[0], p.parentKey()))) {
             if (entries.id(txn, p.parentKey()) < 0) {
                 throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + p.dn()
@@ -491,7 +496,9 @@ final class JeBackend implements Backend {
                 lastParent[0] = p.parentKey();
             }
         }
-        if (!entries.insert(txn, p.key(), p.id(), p.encoded())) {
+        boolean inserted = inserter != null ? inserter.insert(p.key(), p.id(), p.encoded())
+                : entries.insert(txn, p.key(), p.id(), p.encoded());
+        if (!inserted) {
             throw new BackendException(ResultCode.ENTRY_ALREADY_EXISTS, "The entry " + p.dn() + " already exists");
         }
         if (runs != null) {
