@@ -193,8 +193,8 @@ final class Entries {
 
     /**
      * Inserts of many entries through one cursor per database, for an import's batch: {@link #insert} opens and
-     * closes a cursor, with a locker, on each database for every entry (a tenth of a million-user import's
-     * storing thread). Non-sticky: a put does not first copy the cursor to keep its old position. Closed before
+     * closes a cursor, with a locker, on each database for every entry (a million-user import took 1.7-3.3 s less
+     * CPU without them). Non-sticky: a put does not first copy the cursor to keep its old position. Closed before
      * the transaction ends.
      */
     final class Inserter implements AutoCloseable {
