@@ -233,7 +233,7 @@ final class Entries {
         }
     }
 
-    /** An {@link Inserter} within {@code txn} (or none, in a bulk load). */
+    /** An {@link Inserter} within {@code txn} ({@code null} in a bulk load, which has no transactions). */
     Inserter inserter(Transaction txn) {
         return new Inserter(txn);
     }

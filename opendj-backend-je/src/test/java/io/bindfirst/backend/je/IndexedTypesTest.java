@@ -68,9 +68,9 @@ public class IndexedTypesTest {
                     "objectClass", "person", "uid", "a", "cn", "Alice Doe", "sn", "Doe", "description", "d"));
             int name = indexes.names().indexOf("eq.name");
             int uid = indexes.names().indexOf("eq.uid");
+            assertTrue(name >= 0 && uid >= 0, indexes.names().toString());
             assertEquals(keys.get(name), Set.of(ByteString.valueOfUtf8("alice doe"), ByteString.valueOfUtf8("doe")));
             assertEquals(keys.get(uid), Set.of(ByteString.valueOfUtf8("a")));
-            assertTrue(name >= 0 && uid >= 0, indexes.names().toString());
         } finally {
             storage.close();
             TestSupport.delete(dir);
