@@ -5,7 +5,8 @@
 # This server's side is bin/import-ldif --clearBackend (its own JVM options, or TOOLS_JAVA_OPTS) into a scratch
 # instance: a copy of config/ whose equality indexes are INDEXES. slapd's side is slapadd -q with the slapd.conf
 # peers/setup-slapd.sh writes (back-mdb, equality indexes on INDEXES). Each is timed as a whole process by
-# /usr/bin/time: wall, user and system CPU, peak resident memory.
+# /usr/bin/time (wall, user and system CPU, peak resident memory), after an untimed sync; which goes first
+# alternates.
 # Run it from a scratch folder outside the checkout: the sample LDIF and both databases go under ./.peers (or
 # PEERS_DIR); a million users take ~0.3 GB of LDIF and ~0.7 GB of database on each side. Needs slapadd and
 # slappasswd (Debian: apt-get install slapd, or APT=1 peers/setup-slapd.sh) and /usr/bin/time (apt-get install time).
@@ -67,22 +68,36 @@ check=$(slaptest -u -f "$WORK/slapd/slapd.conf" 2>&1) || { echo "$check" >&2; di
 
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
-# timed NAME ROUND COMMAND...: runs COMMAND under /usr/bin/time and records its line.
+# timed NAME ROUND COMMAND...: runs COMMAND under /usr/bin/time and records its line. First, untimed, the file
+# system's dirty pages are written out (sync): slapadd -q leaves its ~1 GB database to the kernel to write back,
+# which it did during the run that followed (this server's, whose own time includes the writing of its data, as
+# an import is on disk when it says it is done); so neither run pays for the other's writes.
 timed() {
   local name=$1 round=$2 out figures wall user sys peak_kib
   shift 2
+  sync
   out=$(/usr/bin/time -f "TIMED %e %U %S %M" "$@" 2>&1) || { echo "$out" >&2; die 1 "the $name run of round $round failed"; }
   figures=$(grep '^TIMED ' <<<"$out" | tail -n 1)
   read -r _ wall user sys peak_kib <<<"$figures"
   echo "$name round=$round wall_s=$wall user_s=$user sys_s=$sys peak_mib=$((peak_kib / 1024))" | tee -a "$RESULTS"
 }
 echo "$USERS users, equality indexes: $INDEXES; $ROUNDS rounds (files in $WORK)"
-for round in $(seq 1 "$ROUNDS"); do
+import_run() {
   rm -rf "$INSTANCE/db"
-  timed import "$round" "$CHECKOUT/bin/import-ldif" --instanceRoot "$INSTANCE" -l "$LDIF" --clearBackend \
+  timed import "$1" "$CHECKOUT/bin/import-ldif" --instanceRoot "$INSTANCE" -l "$LDIF" --clearBackend \
     -R "$WORK/rejects.ldif"
+}
+slapadd_run() {
   rm -rf "$WORK/slapd/data" "$WORK/slapd/rootdn" && mkdir -p "$WORK/slapd/data" "$WORK/slapd/rootdn"
-  timed slapadd "$round" slapadd -q -f "$WORK/slapd/slapd.conf" -b dc=example,dc=com -l "$LDIF"
+  timed slapadd "$1" slapadd -q -f "$WORK/slapd/slapd.conf" -b dc=example,dc=com -l "$LDIF"
+}
+# Which goes first alternates from round to round, so that a machine growing busier or quieter favours neither.
+for round in $(seq 1 "$ROUNDS"); do
+  if (( round % 2 )); then
+    import_run "$round"; slapadd_run "$round"
+  else
+    slapadd_run "$round"; import_run "$round"
+  fi
 done
 python3 - "$RESULTS" <<'PY'
 import statistics, sys
