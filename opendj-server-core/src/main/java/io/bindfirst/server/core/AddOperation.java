@@ -25,6 +25,7 @@ import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.core.write.ImpliedObjectClasses;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
 import io.bindfirst.server.plugin.OperationType;
@@ -54,7 +55,7 @@ public final class AddOperation extends WriteOperation {
         if (request.getName().isRootDN()) {
             return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The root DSE cannot be added");
         }
-        return null;
+        return refuseServerAttributesIn(request.getName().rdn());
     }
 
     @Override
@@ -77,6 +78,7 @@ public final class AddOperation extends WriteOperation {
         }
         entry = new LinkedHashMapEntry(request);
         addRdnValues(entry, request.getName().rdn());
+        ImpliedObjectClasses.addTo(entry, server.schema());
         server.accounts().passwordChanges().refuseWeak(entry, clearPasswords(entry));
         hashPasswords(entry);
         stampCreated(entry);

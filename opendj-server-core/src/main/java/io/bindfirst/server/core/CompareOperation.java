@@ -21,6 +21,7 @@ import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * A compare (RFC 4511 4.10), with the attribute's equality matching rule. Passwords cannot be probed:
@@ -63,7 +64,9 @@ public final class CompareOperation extends Operation {
         AttributeDescription ad = request.getAttributeDescription();
         Requester who = accessRequester();
         Backend backend = server.backends().backendFor(dn);
-        if (backend == null) {
+        Entry virtual = dn.isRootDN() ? server.virtualEntries().rootDse()
+                : dn.equals(VirtualEntries.SCHEMA_DN) ? server.virtualEntries().schemaEntry() : null;
+        if (backend == null && virtual == null) {
             return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
         }
         Result pre = preOperation();
@@ -71,10 +74,12 @@ public final class CompareOperation extends Operation {
             return pre;
         }
         try {
-            Entry entry = backend.getEntry(dn);
+            // The root DSE and the schema entry, which a search reads too (RFC 4512 5.1, 4.2), are nobody's backend's.
+            Entry entry = virtual != null ? virtual : backend.getEntry(dn);
             // An entry the requester may not see answers as if it did not exist, so its existence does not show.
             if (entry == null || !server.accessPolicy().maySee(who, entry).allowed()) {
-                return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
+                return errorResult(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist")
+                        .setMatchedDN(matchedDN(dn));
             }
             AccessDecision access = server.accessPolicy().mayCompare(who, entry, ad);
             if (!access.allowed()) {

@@ -59,7 +59,7 @@ public final class ModifyDNOperation extends WriteOperation {
         }
         DN parent = request.getNewSuperior() != null ? request.getNewSuperior() : dn.parent();
         newDN = parent.child(request.getNewRDN());
-        return null;
+        return refuseServerAttributesIn(request.getNewRDN());
     }
 
     @Override

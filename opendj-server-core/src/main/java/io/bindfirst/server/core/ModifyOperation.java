@@ -26,6 +26,7 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.core.write.ImpliedObjectClasses;
 import io.bindfirst.server.core.write.Modifications;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
@@ -80,6 +81,7 @@ public final class ModifyOperation extends WriteOperation {
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
                         server.schema(), hasControl(PermissiveModifyRequestControl.OID));
+                ImpliedObjectClasses.addTo(updated, server.schema());
                 SchemaChecker.check(updated, server.schema());
                 checkRules(updated);
                 stampModified(updated);

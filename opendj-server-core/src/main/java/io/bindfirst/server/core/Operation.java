@@ -26,6 +26,7 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
+import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.log.AccessRecord;
@@ -513,6 +514,27 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     /** Runs the operation, sending any intermediate responses through {@link #sink()}. */
     protected abstract Result execute();
+
+    /**
+     * The deepest existing superior of {@code dn}, for a noSuchObject result (RFC 4511 4.1.9: "the name of the last
+     * entry used in finding the target"), or "" when none is (or the storage cannot tell).
+     */
+    protected final String matchedDN(DN dn) {
+        Backend backend = server.backends().backendFor(dn);
+        if (backend == null) {
+            return "";
+        }
+        try {
+            for (DN p = dn.parent(); p != null && !p.isRootDN(); p = p.parent()) {
+                if (backend.entryExists(p)) {
+                    return p.toString();
+                }
+            }
+        } catch (BackendException e) {
+            // no matched DN then
+        }
+        return "";
+    }
 
     /**
      * A result of the right type for this operation: a plain LDAPResult by default; bind, compare and

@@ -87,6 +87,10 @@ public final class SearchOperation extends Operation {
             sort = SortedResults.of(control(ServerSideSortRequestControl.DECODER), server.schema(),
                     server.config().limits().sortLimit());
             SimplePagedResultsControl pagedControl = control(SimplePagedResultsControl.DECODER);
+            if (pagedControl != null && pagedControl.getSize() < 0) {
+                // RFC 2696: size INTEGER (0..maxInt); a negative one is not a request to stop (that is 0).
+                return errorResult(ResultCode.PROTOCOL_ERROR, "The paged results control's size is negative");
+            }
             paging = pagedControl == null ? null
                     : PagedResults.of(pagedControl, request, requester(), sort == null ? "" : sort.identity());
             resume = paging == null ? null : paging.resume(pagedControl.getCookie());
@@ -281,24 +285,6 @@ public final class SearchOperation extends Operation {
                 }
             }
         }
-    }
-
-    /** The deepest existing superior of {@code dn}, for a noSuchObject result (RFC 4511 4.1.9). */
-    private String matchedDN(DN dn) {
-        Backend backend = server.backends().backendFor(dn);
-        if (backend == null) {
-            return "";
-        }
-        try {
-            for (DN p = dn.parent(); p != null && !p.isRootDN(); p = p.parent()) {
-                if (backend.entryExists(p)) {
-                    return p.toString();
-                }
-            }
-        } catch (BackendException e) {
-            // no matched DN then
-        }
-        return "";
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import org.forgerock.opendj.ldap.AVA;
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
@@ -11,6 +12,7 @@ import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.GeneralizedTime;
 import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.RDN;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
@@ -35,6 +37,7 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.core.write.WriteException;
 import io.bindfirst.server.pwd.PasswordValues;
+import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * The one path every write takes (add, delete, modify, modify DN, Password Modify), in this order:
@@ -113,7 +116,8 @@ abstract class WriteOperation extends Operation {
         } catch (PasswordPolicyRefusal e) {
             return withPolicyState(errorResult(e.resultCode(), e.getMessage()), e.error());
         } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
+            Result r = errorResult(e.resultCode(), e.getMessage());
+            return e.resultCode() == ResultCode.NO_SUCH_OBJECT ? r.setMatchedDN(matchedDN(targetDN())) : r;
         } catch (WriteException e) {
             return errorResult(e.resultCode(), e.getMessage());
         } catch (PasswordValues.Refused e) {
@@ -212,6 +216,14 @@ abstract class WriteOperation extends Operation {
     }
 
     private Backend backendFor(DN dn) throws BackendException {
+        if (dn.isRootDN()) {
+            throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "The root DSE cannot be changed by LDAP "
+                    + "operations (its attributes come from the configuration)");
+        }
+        if (dn.equals(VirtualEntries.SCHEMA_DN)) {
+            throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "The schema cannot be changed by LDAP "
+                    + "operations: it is read from the files in config/schema at start");
+        }
         Backend b = server.backends().backendFor(dn);
         if (b == null) {
             throw new BackendException(ResultCode.NO_SUCH_OBJECT,
@@ -231,6 +243,22 @@ abstract class WriteOperation extends Operation {
         replace(e, "creatorsName", nameOf(requester()));
         replace(e, "createTimestamp", GeneralizedTime.currentTime().toString());
         replace(e, "entryUUID", UUID.randomUUID().toString());
+    }
+
+    /**
+     * Refuses a DN whose RDN names an attribute the server maintains (NO-USER-MODIFICATION, RFC 4512 4.1.2), or
+     * {@code null}. The RDN's values go into the entry, so such a DN would set that attribute (a forged
+     * {@code pwdChangedTime}, {@code entryUUID}, ...) or, where the server writes the attribute itself
+     * ({@code modifiersName}), leave an entry whose RDN value is not in it.
+     */
+    protected final Result refuseServerAttributesIn(RDN rdn) {
+        for (AVA ava : rdn) {
+            if (ava.getAttributeType().isNoUserModification()) {
+                return errorResult(ResultCode.CONSTRAINT_VIOLATION, "The attribute "
+                        + ava.getAttributeType().getNameOrOID() + " is set by the server and cannot name an entry");
+            }
+        }
+        return null;
     }
 
     /** Refuses an entry whose access rules ({@code aci} values) are invalid, saying what is wrong. */

@@ -1,0 +1,153 @@
+package io.bindfirst.it;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertNull;
+import static org.testng.Assert.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.CompareRequest;
+import com.unboundid.ldap.sdk.Filter;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPResult;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ModifyDNRequest;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldap.sdk.schema.AttributeTypeDefinition;
+import com.unboundid.ldap.sdk.schema.Schema;
+
+/**
+ * Writes where a side-by-side run against slapd 2.5 and OpenDJ 5.0.3 found this server out of step with both, or with
+ * the RFC (2026-11-29): the result codes, matched DNs and stored values those servers and RFC 4511/4512 give.
+ */
+public class WriteConformanceTest {
+    private static final String BASE = "ou=conformance,dc=example,dc=com";
+    private TestServer server;
+    private LDAPConnection root;
+
+    @BeforeClass
+    public void start() throws Exception {
+        server = TestServer.start(5);
+        root = server.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+        root.add(BASE, new Attribute("objectClass", "top", "organizationalUnit"), new Attribute("ou", "conformance"));
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stop() {
+        root.close();
+        server.close();
+    }
+
+    private LDAPResult result(ThrowingCall call) {
+        try {
+            return call.run();
+        } catch (LDAPException e) {
+            return e.toLDAPResult();
+        }
+    }
+
+    private interface ThrowingCall {
+        LDAPResult run() throws LDAPException;
+    }
+
+    private void addPerson(String cn) throws LDAPException {
+        root.add("cn=" + cn + "," + BASE, new Attribute("objectClass", "top", "person"), new Attribute("cn", cn),
+                new Attribute("sn", "x"));
+    }
+
+    /** RFC 4512 4.1.2: a rename must not set an attribute the server maintains (it went through, stored). */
+    @Test
+    public void aRenameCannotSetAServerMaintainedAttribute() throws Exception {
+        addPerson("r1");
+        for (String rdn : List.of("pwdChangedTime=20200101000000Z", "modifiersName=cn=forged",
+                "entryUUID=00000000-0000-0000-0000-000000000000", "createTimestamp=20200101000000Z")) {
+            LDAPResult r = result(() -> root.modifyDN("cn=r1," + BASE, rdn, false));
+            assertEquals(r.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, rdn + ": " + r.getDiagnosticMessage());
+            assertTrue(r.getDiagnosticMessage().contains("set by the server"), r.getDiagnosticMessage());
+        }
+        var entry = root.getEntry("cn=r1," + BASE, "*", "+");
+        assertNotNull(entry, "the entry keeps its name");
+        assertNull(entry.getAttribute("pwdChangedTime"));
+        // A user attribute still names an entry.
+        root.modifyDN("cn=r1," + BASE, "sn=x", false);
+        assertNotNull(root.getEntry("sn=x," + BASE));
+    }
+
+    @Test
+    public void anAddCannotBeNamedByAServerMaintainedAttribute() {
+        LDAPResult r = result(() -> root.add("pwdChangedTime=20200101000000Z," + BASE,
+                new Attribute("objectClass", "top", "extensibleObject")));
+        assertEquals(r.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, r.getDiagnosticMessage());
+    }
+
+    /** RFC 4511 4.1.9: noSuchObject names the last entry found on the way to the target. */
+    @Test
+    public void noSuchObjectCarriesTheMatchedDn() {
+        String missing = "cn=nobody,ou=nowhere," + BASE;
+        List<LDAPResult> results = List.of(
+                result(() -> root.delete(missing)),
+                result(() -> root.modify(missing, new Modification(ModificationType.REPLACE, "sn", "y"))),
+                result(() -> root.modifyDN(missing, "cn=other", true)),
+                result(() -> root.add(missing, new Attribute("objectClass", "top", "person"),
+                        new Attribute("cn", "nobody"), new Attribute("sn", "x"))),
+                result(() -> root.compare(new CompareRequest(missing, "sn", "x"))));
+        for (LDAPResult r : results) {
+            assertEquals(r.getResultCode(), ResultCode.NO_SUCH_OBJECT, r.toString());
+            assertEquals(r.getMatchedDN(), BASE, r.toString());
+        }
+    }
+
+    /** RFC 4512 3.3: the superclasses of the classes named are implicitly added, and filters and compares see them. */
+    @Test
+    public void superclassesAreImplied() throws Exception {
+        String dn = "cn=implied," + BASE;
+        root.add(dn, new Attribute("objectClass", "inetOrgPerson"), new Attribute("cn", "implied"),
+                new Attribute("sn", "x"));
+        List<String> classes = Arrays.asList(root.getEntry(dn, "objectClass").getAttributeValues("objectClass"));
+        assertEquals(classes, List.of("inetOrgPerson", "organizationalPerson", "person", "top"));
+        assertEquals(root.search(BASE, SearchScope.ONE, Filter.createANDFilter(
+                Filter.createEqualityFilter("objectClass", "person"), Filter.createEqualityFilter("cn", "implied")))
+                .getEntryCount(), 1);
+        assertTrue(root.compare(new CompareRequest(dn, "objectClass", "person")).compareMatched());
+
+        // Adding a class by modify brings its superclasses too.
+        addPerson("grows");
+        root.modify("cn=grows," + BASE, new Modification(ModificationType.ADD, "objectClass", "inetOrgPerson"));
+        List<String> grown = Arrays.asList(root.getEntry("cn=grows," + BASE, "objectClass")
+                .getAttributeValues("objectClass"));
+        assertTrue(grown.contains("organizationalPerson"), grown.toString());
+    }
+
+    /** hasSubordinates holds TRUE or FALSE: the SDK's built-in definition gave it the Integer syntax. */
+    @Test
+    public void hasSubordinatesIsBoolean() throws Exception {
+        AttributeTypeDefinition type = Schema.getSchema(root).getAttributeType("hasSubordinates");
+        assertEquals(type.getSyntaxOID(), "1.3.6.1.4.1.1466.115.121.1.7");
+    }
+
+    @Test
+    public void theRootDseIsNotWritable() {
+        LDAPResult delete = result(() -> root.delete(""));
+        assertEquals(delete.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, delete.toString());
+        LDAPResult modify = result(() -> root.modify("", new Modification(ModificationType.REPLACE,
+                "description", "x")));
+        assertEquals(modify.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, modify.toString());
+    }
+
+    @Test
+    public void aRenameOfAMissingEntryUnderAnExistingParent() {
+        LDAPResult r = result(() -> root.processOperation(new ModifyDNRequest("cn=gone," + BASE, "cn=g2", true)));
+        assertEquals(r.getResultCode(), ResultCode.NO_SUCH_OBJECT);
+        assertEquals(r.getMatchedDN(), BASE);
+    }
+}
