@@ -234,12 +234,16 @@ public class BindOperation extends Operation {
         if (SASL_PLAIN.equals(mechanism) && server.config().sasl().plainEnabled()) {
             return plainBind(authzId); // what follows the mechanism: for EXTERNAL an authzId, for PLAIN all of it
         }
-        if (!SASL_EXTERNAL.equals(mechanism)) {
-            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL mechanism " + mechanism
-                    + " is not supported: EXTERNAL is" + (server.config().sasl().plainEnabled() ? ", and PLAIN" : ""));
-        }
         ServerConfig.Tls tls = server.config().tls();
-        if (tls == null || !tls.clientCertificates().requested()) {
+        boolean externalEnabled = tls != null && tls.clientCertificates().requested();
+        if (!SASL_EXTERNAL.equals(mechanism)) {
+            // The mechanisms the root DSE lists (supportedSASLMechanisms), and no other.
+            String enabled = externalEnabled && server.config().sasl().plainEnabled() ? "EXTERNAL and PLAIN are"
+                    : externalEnabled ? "EXTERNAL is" : server.config().sasl().plainEnabled() ? "PLAIN is" : null;
+            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL mechanism " + mechanism + " is not "
+                    + "supported" + (enabled == null ? "; no SASL mechanism is enabled" : ": " + enabled));
+        }
+        if (!externalEnabled) {
             return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL EXTERNAL is not enabled: the server "
                     + "asks for no client certificates (" + ServerConfig.Tls.TRUST_MANAGER + ")");
         }

@@ -5,10 +5,12 @@ import java.util.Set;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
+import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
@@ -48,6 +50,17 @@ public final class DeleteOperation extends WriteOperation {
     @Override
     protected Set<String> writeControls() {
         return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID);
+    }
+
+    /** The subtree delete control has no value (draft-armijo-ldap-treedelete); one with a value is malformed. */
+    @Override
+    protected Result checkRequest() {
+        for (Control c : request.getControls()) {
+            if (OID_SUBTREE_DELETE.equals(c.getOID()) && c.hasValue()) {
+                return errorResult(ResultCode.PROTOCOL_ERROR, "The subtree delete control takes no value");
+            }
+        }
+        return null;
     }
 
     @Override

@@ -80,8 +80,14 @@ public final class PasswordModifyOperation extends WriteOperation {
             return errorResult(ResultCode.INVALID_DN_SYNTAX, "The user identity is not a valid DN");
         }
         if (target == null) {
-            return errorResult(ResultCode.UNWILLING_TO_PERFORM,
-                    "Bind first, or name the user whose password to change");
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM, requester().isAnonymous()
+                    ? "Bind first, or name the user whose password to change"
+                    : "Name the user whose password to change: a root user's password is changed in config.ldif");
+        }
+        if (request.getNewPassword() != null && request.getNewPassword().length == 0) {
+            // RFC 3062 2: a password is generated when newPasswd is absent; an empty one is not a request for that.
+            return errorResult(ResultCode.UNWILLING_TO_PERFORM, "The new password is empty: give one, or leave "
+                    + "newPasswd out for the server to generate one");
         }
         return null;
     }

@@ -44,6 +44,10 @@ public final class VirtualEntries {
     public static final String OID_PAGED_RESULTS = "1.2.840.113556.1.4.319";
     /** RFC 3673 "+" returns all operational attributes. */
     public static final String FEATURE_ALL_OPERATIONAL = "1.3.6.1.4.1.4203.1.5.1";
+    /** RFC 4525 3: the increment modification (Modifications applies it). */
+    public static final String FEATURE_MODIFY_INCREMENT = "1.3.6.1.1.14";
+    /** RFC 4526 2: the absolute true and false filters, {@code (&)} and {@code (|)}. */
+    public static final String FEATURE_TRUE_FALSE_FILTERS = "1.3.6.1.4.1.4203.1.5.3";
 
     private final Entry rootDse;
     private final Entry schemaEntry;
@@ -101,7 +105,8 @@ public final class VirtualEntries {
                 PostReadRequestControl.OID, PermissiveModifyRequestControl.OID, ServerSideSortRequestControl.OID,
                 OID_SUBTREE_DELETE);
         e.addAttribute("supportedControl", OID_PROXIED_AUTHZ_V2);
-        e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL);
+        e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL, FEATURE_MODIFY_INCREMENT,
+                FEATURE_TRUE_FALSE_FILTERS);
         e.addAttribute("supportedAuthPasswordSchemes", "SSHA", "SSHA256", "SSHA384", "SSHA512");
         e.addAttribute("vendorName", VENDOR_NAME);
         e.addAttribute("vendorVersion", VENDOR_VERSION);
