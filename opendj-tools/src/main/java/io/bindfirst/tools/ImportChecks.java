@@ -22,6 +22,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.forgerock.opendj.ldif.LDIFEntryReader;
 import org.forgerock.opendj.ldif.RejectedLDIFListener;
 
+import io.bindfirst.server.core.write.ImpliedObjectClasses;
 import io.bindfirst.server.core.write.ObjectClassSets;
 import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
@@ -45,6 +46,8 @@ final class ImportChecks {
     private final Schema schema;
     /** What the schema check worked out from the object classes of the entries before (they repeat). */
     private final ObjectClassSets objectClassSets;
+    /** The superclasses an entry's classes imply, added as an add over LDAP adds them (RFC 4512 3.3). */
+    private final ImpliedObjectClasses implied;
     private final PasswordValues passwordValues;
     private final PasswordAttribute passwordAttribute;
     private final AttributeDescription entryUuid;
@@ -60,6 +63,7 @@ final class ImportChecks {
         this.schema = schema;
         this.plainRecords = new PlainLdifRecords(schema);
         this.objectClassSets = new ObjectClassSets(schema);
+        this.implied = new ImpliedObjectClasses(schema);
         this.passwordValues = new PasswordValues(schemes);
         this.passwordAttribute = new PasswordAttribute(schema, schemes);
         this.entryUuid = AttributeDescription.valueOf("entryUUID", schema);
@@ -76,6 +80,7 @@ final class ImportChecks {
         } catch (PasswordValues.Refused e) {
             throw new EntryRejected(record.dnLine(), "Entry " + entry.getName() + ": " + e.getMessage());
         }
+        implied.addTo(entry); // as an add over LDAP does, and OpenDJ's import
         try {
             SchemaChecker.check(entry, objectClassSets);
         } catch (WriteException e) {

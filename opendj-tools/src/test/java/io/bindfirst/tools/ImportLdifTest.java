@@ -91,6 +91,26 @@ public class ImportLdifTest {
         }
     }
 
+    /** RFC 4512 3.3, as an add over LDAP: an entry listing inetOrgPerson alone is a person too (slapcat's output). */
+    @Test
+    public void superclassesAreAddedToEntriesThatDoNotListThem() throws Exception {
+        List<String> lines = people();
+        lines.addAll(List.of("dn: uid=terse,ou=People,dc=example,dc=com", "objectClass: inetOrgPerson",
+                "uid: terse", "cn: terse", "sn: terse", ""));
+        ToolRun run = ToolRun.importLdif(instance.args("-l", ldif(lines).toString()));
+        assertEquals(run.exitCode(), 0, run.said());
+        try (OfflineBackend b = open()) {
+            Entry terse = b.backend().getEntry(DN.valueOf("uid=terse,ou=People,dc=example,dc=com"));
+            List<String> classes = new ArrayList<>();
+            terse.parseAttribute("objectClass").asSetOfString().forEach(classes::add);
+            assertEquals(classes, List.of("inetOrgPerson", "organizationalPerson", "person", "top"));
+            List<DN> found = new ArrayList<>();
+            b.backend().search(DN.valueOf("ou=People,dc=example,dc=com"), SearchScope.SINGLE_LEVEL,
+                    Filter.valueOf("(&(objectClass=person)(uid=terse))"), e -> found.add(e.getName()));
+            assertEquals(found.size(), 1);
+        }
+    }
+
     @Test
     public void clearTextPasswordsAreHashedWithTheDefaultSchemeAndHashesAreKept() throws Exception {
         List<String> lines = people();

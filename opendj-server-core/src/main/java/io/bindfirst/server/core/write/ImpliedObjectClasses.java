@@ -3,7 +3,9 @@ package io.bindfirst.server.core.write;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
@@ -23,16 +25,55 @@ import org.forgerock.opendj.ldap.schema.Schema;
  * <p>A value the schema does not know is left as it is: the schema check that follows refuses it with its message.
  */
 public final class ImpliedObjectClasses {
-    private ImpliedObjectClasses() {
+    /** The most lists of objectClass values an instance remembers (a file names a few dozen). */
+    static final int LIMIT = 256;
+
+    private final Schema schema;
+    private final Map<List<ByteString>, List<String>> missingByValues = new ConcurrentHashMap<>();
+
+    /**
+     * For a caller that adds many entries (an import): remembers, per list of objectClass values, which superclasses
+     * it lacks (the schema walk cost about a microsecond an entry). Thread-safe.
+     */
+    public ImpliedObjectClasses(Schema schema) {
+        this.schema = schema;
+    }
+
+    /** As {@link #addTo(Entry, Schema)}, with this instance's schema and what it remembers. */
+    public void addTo(Entry entry) {
+        Attribute listed = entry.getAttribute(AttributeDescription.objectClass());
+        if (listed == null) {
+            return;
+        }
+        List<ByteString> values = new ArrayList<>(listed);
+        List<String> missing = missingByValues.get(values);
+        if (missing == null) {
+            missing = missing(listed, schema);
+            if (missingByValues.size() < LIMIT) {
+                missingByValues.putIfAbsent(values, missing);
+            }
+        }
+        add(entry, listed, missing);
     }
 
     /** Adds to {@code entry}'s objectClass values the superclasses of those values it does not list. */
     public static void addTo(Entry entry, Schema schema) {
-        AttributeDescription objectClass = AttributeDescription.objectClass();
-        Attribute listed = entry.getAttribute(objectClass);
-        if (listed == null) {
-            return;
+        Attribute listed = entry.getAttribute(AttributeDescription.objectClass());
+        if (listed != null) {
+            add(entry, listed, missing(listed, schema));
         }
+    }
+
+    private static void add(Entry entry, Attribute listed, List<String> missing) {
+        if (!missing.isEmpty()) {
+            Attribute with = new LinkedAttribute(listed);
+            missing.forEach(with::add);
+            entry.replaceAttribute(with);
+        }
+    }
+
+    /** The names of the superclasses of {@code listed}'s classes that it does not list, nearest first. */
+    private static List<String> missing(Attribute listed, Schema schema) {
         Set<String> present = new HashSet<>();
         List<ObjectClass> known = new ArrayList<>();
         for (ByteString value : listed) {
@@ -46,11 +87,7 @@ public final class ImpliedObjectClasses {
         for (ObjectClass c : known) {
             addMissingSuperiors(c, present, missing);
         }
-        if (!missing.isEmpty()) {
-            Attribute with = new LinkedAttribute(listed);
-            missing.forEach(with::add);
-            entry.replaceAttribute(with);
-        }
+        return List.copyOf(missing);
     }
 
     private static void addMissingSuperiors(ObjectClass c, Set<String> present, List<String> missing) {
