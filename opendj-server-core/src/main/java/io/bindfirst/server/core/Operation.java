@@ -166,6 +166,15 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     @Override
     public final void run() {
         requester = session.authentication();
+        if (abandoned) {
+            // Abandoned before it started (an Abandon, or a bind received after it: RFC 4511 4.2.1): it must not
+            // run, least of all as the identity a later bind gave the connection. Logged; nothing is sent. The
+            // identity is read first: a bind abandons the operations before it can change the connection's
+            // identity, so an operation that reads the new identity finds itself abandoned here.
+            prepare();
+            finish(errorResult(ResultCode.CANCELLED, "Abandoned before it ran"));
+            return;
+        }
         Result result;
         try {
             prepare();

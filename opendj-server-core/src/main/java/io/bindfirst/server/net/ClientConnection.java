@@ -222,6 +222,20 @@ public final class ClientConnection implements Session, BoundConnection {
         }
     }
 
+    /**
+     * RFC 4511 4.2.1: "Before processing a BindRequest, all uncompleted operations MUST either complete or be
+     * abandoned." Called when a bind is received, before it is queued: every outstanding operation is abandoned,
+     * as slapd does. Without this, a search sent just before a bind could run after it, as the bind's identity
+     * (the bind may run inline, or on another worker first).
+     */
+    void abandonBeforeBind() {
+        for (Operation op : inFlight.values()) {
+            if (op.abandonable()) {
+                op.abandon();
+            }
+        }
+    }
+
     void abandon(int messageId) {
         Operation op = inFlight.get(messageId);
         if (op != null && op.abandonable()) {

@@ -23,6 +23,7 @@ import com.forgerock.reactive.Stream;
 
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.core.OperationFactory;
+import io.bindfirst.server.plugin.OperationType;
 
 /**
  * The per-connection entry point the SDK's Grizzly filter calls for every request, on a selector thread.
@@ -114,6 +115,9 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         Operation op = decoder.operation;
         if (op == null) {
             return RxJavaStreams.emptyStream();
+        }
+        if (op.operationType() == OperationType.BIND) {
+            connection.abandonBeforeBind();
         }
         connection.operationStarted(op);
         return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), dispatch,
