@@ -74,6 +74,15 @@ public final class SearchOperation extends Operation {
 
     @Override
     protected Result execute() {
+        SearchScope requested = request.getScope();
+        if (requested != SearchScope.BASE_OBJECT && requested != SearchScope.SINGLE_LEVEL
+                && requested != SearchScope.WHOLE_SUBTREE && requested != SearchScope.SUBORDINATES) {
+            // RFC 4511 4.5.1.2: scope is ENUMERATED 0-2 (3, subordinates, from draft-sermersheim-ldap-subordinate-
+            // scope); the SDK's reader makes an unknown value a scope of its own, which matched nothing, or from the
+            // root DSE everything.
+            return errorResult(ResultCode.PROTOCOL_ERROR, "The search scope " + requested.intValue()
+                    + " is not one of base (0), one (1), sub (2) and subordinates (3)");
+        }
         if (FilterDepth.tooDeep(request.getFilter())) {
             filterTooDeep = true;
             return errorResult(ResultCode.ADMIN_LIMIT_EXCEEDED, "The filter nests more than " + FilterDepth.MAX

@@ -96,7 +96,9 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
                 connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request: " + e.getMessage());
                 return RxJavaStreams.emptyStream();
             }
-            return RxJavaStreams.streamFrom(protocolError(envelope, e.getMessage()));
+            return RxJavaStreams.streamFrom(errorResponse(envelope, ResultCode.PROTOCOL_ERROR, e.getMessage()));
+        } catch (InvalidDns.InvalidDnSyntax e) {
+            return RxJavaStreams.streamFrom(errorResponse(envelope, ResultCode.INVALID_DN_SYNTAX, e.getMessage()));
         } catch (Exception e) {
             LOG.debug("Undecodable request on {}", connection, e);
             connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request");
@@ -125,8 +127,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */
-    private static Response protocolError(LdapRequestEnvelope envelope, String message) {
-        ResultCode rc = ResultCode.PROTOCOL_ERROR;
+    private static Response errorResponse(LdapRequestEnvelope envelope, ResultCode rc, String message) {
         Result r;
         switch (envelope.getMessageType()) {
             case LDAP.OP_TYPE_BIND_REQUEST: r = Responses.newBindResult(rc); break;

@@ -107,6 +107,13 @@ public final class RequestReader {
         }
         try {
             return readOperation(messageId, opType, operation, controlsContent, handler);
+        } catch (DecodeException e) {
+            String invalidDn = e.isFatal() ? null
+                    : InvalidDns.problem(opType, operation, decodeOptions.getSchemaResolver().resolveSchema(""));
+            if (invalidDn != null) {
+                throw new InvalidDns.InvalidDnSyntax(invalidDn);
+            }
+            throw e;
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             // The envelope was read whole above, so the connection is still in step: the request is answered
             // protocolError like any other undecodable part, and the client goes on.
