@@ -133,7 +133,9 @@ public final class FilterMatcher {
     private Node equality(String attribute, ByteString value) {
         AttributeDescription d = describe(attribute);
         MatchingRule rule = d == null ? null : d.getAttributeType().getEqualityMatchingRule();
-        if (rule == null || !acceptable(d.getAttributeType(), value)) {
+        // The SDK gives a type that declares no EQUALITY rule (jpegPhoto) its syntax's; RFC 4511 4.5.1.7 makes
+        // the filter Undefined, so that its NOT is Undefined too, not TRUE (slapd).
+        if (rule == null || !declares(d.getAttributeType(), "EQUALITY") || !acceptable(d.getAttributeType(), value)) {
             return undefined();
         }
         try {

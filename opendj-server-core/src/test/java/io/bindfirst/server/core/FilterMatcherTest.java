@@ -65,6 +65,10 @@ public class FilterMatcherTest {
             {"(homeDirectory=/home/*)", ConditionResult.UNDEFINED},
             {"(uidNumber>=1000)", ConditionResult.TRUE},
             {"(uidNumber<=999)", ConditionResult.FALSE},
+            // no EQUALITY rule declared (the SDK would lend the syntax's): Undefined, also under NOT
+            {"(jpegPhoto=x)", ConditionResult.UNDEFINED},
+            {"(!(jpegPhoto=x))", ConditionResult.UNDEFINED},
+            {"(!(uid=u2))", ConditionResult.TRUE},
             // no APPROX rule: the approximate filter is an equality filter
             {"(sn~=strasse)", ConditionResult.TRUE},
             {"(sn~=strase)", ConditionResult.FALSE},
