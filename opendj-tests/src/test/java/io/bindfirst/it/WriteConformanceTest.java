@@ -144,6 +144,15 @@ public class WriteConformanceTest {
         assertEquals(modify.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, modify.toString());
     }
 
+    /** A rename that changes only the case of the RDN's value stores the new spelling, as slapd and OpenDJ do. */
+    @Test
+    public void aCaseOnlyRenameStoresTheNewSpelling() throws Exception {
+        addPerson("caseonly");
+        root.modifyDN("cn=caseonly," + BASE, "cn=CaseOnly", true);
+        assertEquals(Arrays.asList(root.getEntry("cn=CaseOnly," + BASE, "cn").getAttributeValues("cn")),
+                List.of("CaseOnly"));
+    }
+
     @Test
     public void aRenameOfAMissingEntryUnderAnExistingParent() {
         LDAPResult r = result(() -> root.processOperation(new ModifyDNRequest("cn=gone," + BASE, "cn=g2", true)));

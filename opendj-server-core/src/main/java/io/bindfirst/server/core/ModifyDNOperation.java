@@ -123,9 +123,12 @@ public final class ModifyDNOperation extends WriteOperation {
         for (AVA ava : newRdn) {
             AttributeDescription ad = AttributeDescription.create(ava.getAttributeType());
             Attribute existing = e.getAttribute(ad);
-            if (existing == null || !existing.contains(ava.getAttributeValue())) {
-                e.addAttribute(new LinkedAttribute(ad, ava.getAttributeValue()));
+            if (existing != null && existing.contains(ava.getAttributeValue())) {
+                // The same value by the matching rule, perhaps spelt otherwise (cn=caseonly -> cn=CaseOnly): the
+                // entry keeps the new RDN's spelling, as slapd and OpenDJ store it.
+                existing.remove(ava.getAttributeValue());
             }
+            e.addAttribute(new LinkedAttribute(ad, ava.getAttributeValue()));
         }
         return e;
     }
