@@ -144,6 +144,28 @@ public class WriteConformanceTest {
         assertEquals(modify.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, modify.toString());
     }
 
+    /** RFC 4511 4.1.7: an attribute's values are a set; a request that repeats one is refused, not merged. */
+    @Test
+    public void aValueListedTwiceIsRefused() throws Exception {
+        LDAPResult add = result(() -> root.add("cn=twice," + BASE, new Attribute("objectClass", "top", "person"),
+                new Attribute("cn", "twice"), new Attribute("sn", "a", "A")));
+        assertEquals(add.getResultCode(), ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, add.toString());
+        assertTrue(add.getDiagnosticMessage().contains("sn"), add.getDiagnosticMessage());
+        assertNull(root.getEntry("cn=twice," + BASE));
+        addPerson("once");
+        for (ModificationType type : List.of(ModificationType.ADD, ModificationType.REPLACE)) {
+            LDAPResult modify = result(() -> root.modify("cn=once," + BASE,
+                    new Modification(type, "description", "x", "X")));
+            assertEquals(modify.getResultCode(), ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, type + ": " + modify);
+        }
+        assertNull(root.getEntry("cn=once," + BASE, "description").getAttribute("description"));
+        // Distinct values, and one attribute listed twice with different values, are fine.
+        root.modify("cn=once," + BASE, new Modification(ModificationType.ADD, "description", "x", "y"));
+        root.add("cn=split," + BASE, new Attribute("objectClass", "top", "person"), new Attribute("cn", "split"),
+                new Attribute("sn", "a"), new Attribute("sn", "b"));
+        assertEquals(root.getEntry("cn=split," + BASE, "sn").getAttributeValues("sn").length, 2);
+    }
+
     /** A rename that changes only the case of the RDN's value stores the new spelling, as slapd and OpenDJ do. */
     @Test
     public void aCaseOnlyRenameStoresTheNewSpelling() throws Exception {

@@ -144,6 +144,13 @@ public final class RequestReader {
                 newSdkReader();
             }
         }
+        if ((opType == LDAP.OP_TYPE_ADD_REQUEST || opType == LDAP.OP_TYPE_MODIFY_REQUEST)
+                && handler instanceof RequestDecoder decoder) {
+            String repeated = RepeatedValues.repeatedIn(opType, content, decoder.request);
+            if (repeated != null) {
+                throw new RepeatedValues.Repeated("The request lists a value of " + repeated + " more than once");
+            }
+        }
         return controls;
     }
 

@@ -20,8 +20,8 @@ import io.bindfirst.server.fuzz.Fuzzing;
  * {@code OperationFactory}. Then what the operation does first with what was decoded: every control decoded as the
  * operation that takes it would ({@link ControlsFuzzTarget#exercise}) and a search's filter checked and matched
  * ({@link FilterFuzzTarget#exercise}). Expected: {@link DecodeException} (protocolError: a result, or a notice of
- * disconnection when fatal), {@code InvalidDnSyntax} (an invalidDNSyntax result) and the controls' own; anything
- * else is a finding (the handler would close the
+ * disconnection when fatal), {@code InvalidDnSyntax} (an invalidDNSyntax result), {@code Repeated}
+ * (attributeOrValueExists) and the controls' own; anything else is a finding (the handler would close the
  * connection without saying why).
  */
 public final class RequestFuzzTarget {
@@ -49,7 +49,7 @@ public final class RequestFuzzTarget {
             RequestDecoder decoder = connection.decoder();
             try {
                 decoder.addControls(reader.read(ASN1.getReader(ByteString.wrap(data), MAX_REQUEST_SIZE), decoder));
-            } catch (DecodeException | InvalidDns.InvalidDnSyntax e) {
+            } catch (DecodeException | InvalidDns.InvalidDnSyntax | RepeatedValues.Repeated e) {
                 return;
             }
             if (decoder.request == null) {
