@@ -229,6 +229,9 @@ public final class ClientConnection implements Session, BoundConnection {
      * (the bind may run inline, or on another worker first).
      */
     void abandonBeforeBind() {
+        if (inFlight.isEmpty()) {
+            return; // the common case (binds are not kept in it): no iterator for every bind
+        }
         for (Operation op : inFlight.values()) {
             if (op.abandonable()) {
                 op.abandon();
