@@ -19,7 +19,6 @@ import com.unboundid.ldap.sdk.Control;
 import com.unboundid.ldap.sdk.DeleteRequest;
 import com.unboundid.ldap.sdk.GenericSASLBindRequest;
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
@@ -50,17 +49,6 @@ public class ControlsAndExtendedConformanceTest {
         server.close();
     }
 
-    private static LDAPResult result(ThrowingCall call) {
-        try {
-            return call.run();
-        } catch (LDAPException e) {
-            return e.toLDAPResult();
-        }
-    }
-
-    private interface ThrowingCall {
-        LDAPResult run() throws LDAPException;
-    }
 
     /** A malformed critical control must fail the request (RFC 4511 4.1.11), not delete a whole subtree. */
     @Test
@@ -71,7 +59,7 @@ public class ControlsAndExtendedConformanceTest {
                 new Attribute("ou", "child"));
         DeleteRequest withValue = new DeleteRequest(top);
         withValue.addControl(new Control(SUBTREE_DELETE, true, new ASN1OctetString("x")));
-        LDAPResult r = result(() -> root.delete(withValue));
+        LDAPResult r = LdapOutcome.of(() -> root.delete(withValue));
         assertEquals(r.getResultCode(), ResultCode.PROTOCOL_ERROR, r.toString());
         assertNotNull(root.getEntry("ou=child," + top), "nothing was deleted");
         DeleteRequest proper = new DeleteRequest(top);
@@ -92,9 +80,10 @@ public class ControlsAndExtendedConformanceTest {
     @Test
     public void theSchemaEntryIsNotWritable() {
         for (LDAPResult r : List.of(
-                result(() -> root.modify("cn=schema", new Modification(ModificationType.ADD, "description", "x"))),
-                result(() -> root.delete("cn=schema")),
-                result(() -> root.modifyDN("cn=schema", "cn=schema2", true)))) {
+                LdapOutcome.of(() -> root.modify("cn=schema",
+                        new Modification(ModificationType.ADD, "description", "x"))),
+                LdapOutcome.of(() -> root.delete("cn=schema")),
+                LdapOutcome.of(() -> root.modifyDN("cn=schema", "cn=schema2", true)))) {
             assertEquals(r.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, r.toString());
         }
     }
@@ -116,7 +105,7 @@ public class ControlsAndExtendedConformanceTest {
         String[] values = root.getEntry("", "supportedSASLMechanisms").getAttributeValues("supportedSASLMechanisms");
         List<String> listed = values == null ? List.of() : Arrays.asList(values);
         try (LDAPConnection c = server.connect()) {
-            LDAPResult r = result(() -> c.bind(new GenericSASLBindRequest(null, "DIGEST-MD5", null)));
+            LDAPResult r = LdapOutcome.of(() -> c.bind(new GenericSASLBindRequest(null, "DIGEST-MD5", null)));
             assertEquals(r.getResultCode(), ResultCode.AUTH_METHOD_NOT_SUPPORTED);
             for (String mechanism : List.of("EXTERNAL", "PLAIN")) {
                 assertEquals(r.getDiagnosticMessage().contains(mechanism), listed.contains(mechanism),
@@ -129,7 +118,7 @@ public class ControlsAndExtendedConformanceTest {
     @Test
     public void anEmptyNewPasswordIsRefused() throws Exception {
         try (LDAPConnection user = server.bindAs(TestServer.user(2), TestServer.USER_PASSWORD)) {
-            LDAPResult r = result(() -> user.processExtendedOperation(
+            LDAPResult r = LdapOutcome.of(() -> user.processExtendedOperation(
                     new PasswordModifyExtendedRequest(null, TestServer.USER_PASSWORD, "")));
             assertEquals(r.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, r.toString());
         }
@@ -145,7 +134,7 @@ public class ControlsAndExtendedConformanceTest {
         // realSearchControlValue ::= SEQUENCE { size INTEGER, cookie OCTET STRING }: size -5, empty cookie.
         byte[] value = {0x30, 0x05, 0x02, 0x01, (byte) 0xFB, 0x04, 0x00};
         search.addControl(new Control(PAGED_RESULTS, true, new ASN1OctetString(value)));
-        LDAPResult r = result(() -> root.search(search));
+        LDAPResult r = LdapOutcome.of(() -> root.search(search));
         assertEquals(r.getResultCode(), ResultCode.PROTOCOL_ERROR, r.toString());
     }
 }

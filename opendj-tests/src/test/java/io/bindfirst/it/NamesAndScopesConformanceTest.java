@@ -12,7 +12,6 @@ import org.testng.annotations.Test;
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.CompareRequest;
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
 import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.Modification;
@@ -44,30 +43,19 @@ public class NamesAndScopesConformanceTest {
         server.close();
     }
 
-    private static LDAPResult result(ThrowingCall call) {
-        try {
-            return call.run();
-        } catch (LDAPException e) {
-            return e.toLDAPResult();
-        }
-    }
-
-    private interface ThrowingCall {
-        LDAPResult run() throws LDAPException;
-    }
 
     @Test
     public void everyOperationAnswersAnInvalidNameWithInvalidDnSyntax() throws Exception {
         String user = TestServer.user(1);
         List<LDAPResult> results = List.of(
-                result(() -> root.delete("not a dn")),
-                result(() -> root.add("=x,dc=example,dc=com", new Attribute("objectClass", "top"))),
-                result(() -> root.modify("cn", new Modification(ModificationType.REPLACE, "sn", "x"))),
-                result(() -> root.compare(new CompareRequest("bogus", "sn", "x"))),
-                result(() -> root.modifyDN(new ModifyDNRequest("not a dn", "cn=x", true))),
-                result(() -> root.modifyDN(new ModifyDNRequest(user, "bogus", true))),
-                result(() -> root.modifyDN(new ModifyDNRequest(user, "uid=moved", true, "bogus sup"))),
-                result(() -> root.search(new SearchRequest("not a dn", SearchScope.BASE, "(objectClass=*)"))));
+                LdapOutcome.of(() -> root.delete("not a dn")),
+                LdapOutcome.of(() -> root.add("=x,dc=example,dc=com", new Attribute("objectClass", "top"))),
+                LdapOutcome.of(() -> root.modify("cn", new Modification(ModificationType.REPLACE, "sn", "x"))),
+                LdapOutcome.of(() -> root.compare(new CompareRequest("bogus", "sn", "x"))),
+                LdapOutcome.of(() -> root.modifyDN(new ModifyDNRequest("not a dn", "cn=x", true))),
+                LdapOutcome.of(() -> root.modifyDN(new ModifyDNRequest(user, "bogus", true))),
+                LdapOutcome.of(() -> root.modifyDN(new ModifyDNRequest(user, "uid=moved", true, "bogus sup"))),
+                LdapOutcome.of(() -> root.search(new SearchRequest("not a dn", SearchScope.BASE, "(objectClass=*)"))));
         for (LDAPResult r : results) {
             assertEquals(r.getResultCode(), ResultCode.INVALID_DN_SYNTAX, r.toString());
             assertTrue(r.getDiagnosticMessage().contains("bogus") || r.getDiagnosticMessage().contains("not a dn")

@@ -48,17 +48,6 @@ public class WriteConformanceTest {
         server.close();
     }
 
-    private LDAPResult result(ThrowingCall call) {
-        try {
-            return call.run();
-        } catch (LDAPException e) {
-            return e.toLDAPResult();
-        }
-    }
-
-    private interface ThrowingCall {
-        LDAPResult run() throws LDAPException;
-    }
 
     private void addPerson(String cn) throws LDAPException {
         root.add("cn=" + cn + "," + BASE, new Attribute("objectClass", "top", "person"), new Attribute("cn", cn),
@@ -71,7 +60,7 @@ public class WriteConformanceTest {
         addPerson("r1");
         for (String rdn : List.of("pwdChangedTime=20200101000000Z", "modifiersName=cn=forged",
                 "entryUUID=00000000-0000-0000-0000-000000000000", "createTimestamp=20200101000000Z")) {
-            LDAPResult r = result(() -> root.modifyDN("cn=r1," + BASE, rdn, false));
+            LDAPResult r = LdapOutcome.of(() -> root.modifyDN("cn=r1," + BASE, rdn, false));
             assertEquals(r.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, rdn + ": " + r.getDiagnosticMessage());
             assertTrue(r.getDiagnosticMessage().contains("set by the server"), r.getDiagnosticMessage());
         }
@@ -85,7 +74,7 @@ public class WriteConformanceTest {
 
     @Test
     public void anAddCannotBeNamedByAServerMaintainedAttribute() {
-        LDAPResult r = result(() -> root.add("pwdChangedTime=20200101000000Z," + BASE,
+        LDAPResult r = LdapOutcome.of(() -> root.add("pwdChangedTime=20200101000000Z," + BASE,
                 new Attribute("objectClass", "top", "extensibleObject")));
         assertEquals(r.getResultCode(), ResultCode.CONSTRAINT_VIOLATION, r.getDiagnosticMessage());
     }
@@ -95,12 +84,12 @@ public class WriteConformanceTest {
     public void noSuchObjectCarriesTheMatchedDn() {
         String missing = "cn=nobody,ou=nowhere," + BASE;
         List<LDAPResult> results = List.of(
-                result(() -> root.delete(missing)),
-                result(() -> root.modify(missing, new Modification(ModificationType.REPLACE, "sn", "y"))),
-                result(() -> root.modifyDN(missing, "cn=other", true)),
-                result(() -> root.add(missing, new Attribute("objectClass", "top", "person"),
+                LdapOutcome.of(() -> root.delete(missing)),
+                LdapOutcome.of(() -> root.modify(missing, new Modification(ModificationType.REPLACE, "sn", "y"))),
+                LdapOutcome.of(() -> root.modifyDN(missing, "cn=other", true)),
+                LdapOutcome.of(() -> root.add(missing, new Attribute("objectClass", "top", "person"),
                         new Attribute("cn", "nobody"), new Attribute("sn", "x"))),
-                result(() -> root.compare(new CompareRequest(missing, "sn", "x"))));
+                LdapOutcome.of(() -> root.compare(new CompareRequest(missing, "sn", "x"))));
         for (LDAPResult r : results) {
             assertEquals(r.getResultCode(), ResultCode.NO_SUCH_OBJECT, r.toString());
             assertEquals(r.getMatchedDN(), BASE, r.toString());
@@ -137,9 +126,9 @@ public class WriteConformanceTest {
 
     @Test
     public void theRootDseIsNotWritable() {
-        LDAPResult delete = result(() -> root.delete(""));
+        LDAPResult delete = LdapOutcome.of(() -> root.delete(""));
         assertEquals(delete.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, delete.toString());
-        LDAPResult modify = result(() -> root.modify("", new Modification(ModificationType.REPLACE,
+        LDAPResult modify = LdapOutcome.of(() -> root.modify("", new Modification(ModificationType.REPLACE,
                 "description", "x")));
         assertEquals(modify.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, modify.toString());
     }
@@ -147,14 +136,15 @@ public class WriteConformanceTest {
     /** RFC 4511 4.1.7: an attribute's values are a set; a request that repeats one is refused, not merged. */
     @Test
     public void aValueListedTwiceIsRefused() throws Exception {
-        LDAPResult add = result(() -> root.add("cn=twice," + BASE, new Attribute("objectClass", "top", "person"),
+        LDAPResult add = LdapOutcome.of(() -> root.add("cn=twice," + BASE,
+                new Attribute("objectClass", "top", "person"),
                 new Attribute("cn", "twice"), new Attribute("sn", "a", "A")));
         assertEquals(add.getResultCode(), ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, add.toString());
         assertTrue(add.getDiagnosticMessage().contains("sn"), add.getDiagnosticMessage());
         assertNull(root.getEntry("cn=twice," + BASE));
         addPerson("once");
         for (ModificationType type : List.of(ModificationType.ADD, ModificationType.REPLACE)) {
-            LDAPResult modify = result(() -> root.modify("cn=once," + BASE,
+            LDAPResult modify = LdapOutcome.of(() -> root.modify("cn=once," + BASE,
                     new Modification(type, "description", "x", "X")));
             assertEquals(modify.getResultCode(), ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, type + ": " + modify);
         }
@@ -177,7 +167,8 @@ public class WriteConformanceTest {
 
     @Test
     public void aRenameOfAMissingEntryUnderAnExistingParent() {
-        LDAPResult r = result(() -> root.processOperation(new ModifyDNRequest("cn=gone," + BASE, "cn=g2", true)));
+        LDAPResult r = LdapOutcome.of(() -> root.processOperation(
+                new ModifyDNRequest("cn=gone," + BASE, "cn=g2", true)));
         assertEquals(r.getResultCode(), ResultCode.NO_SUCH_OBJECT);
         assertEquals(r.getMatchedDN(), BASE);
     }
