@@ -39,7 +39,15 @@ final class RepeatedValues {
      * The attribute of {@code decoded} (an add or modify read from {@code content}, its operation element's content)
      * whose values {@code content} lists more often than {@code decoded} holds them, or {@code null}.
      */
-    static String repeatedIn(byte opType, ByteSequence content, Request decoded) throws IOException {
+    static String repeatedIn(byte opType, ByteSequence content, Request decoded) {
+        try {
+            return repeated(opType, content, decoded);
+        } catch (IOException | RuntimeException e) {
+            return null; // the SDK's reader took these bytes: what it decoded stands
+        }
+    }
+
+    private static String repeated(byte opType, ByteSequence content, Request decoded) throws IOException {
         ASN1Reader r = ASN1.getReader(content);
         r.skipElement(); // the entry's name
         r.readStartSequence();
