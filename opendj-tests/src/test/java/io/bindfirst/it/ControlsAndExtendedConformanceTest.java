@@ -77,6 +77,18 @@ public class ControlsAndExtendedConformanceTest {
         assertTrue(root.compare(new CompareRequest("cn=schema", "objectClass", "subschema")).compareMatched());
     }
 
+    /** The operational attributes a search returns computed are compared as a search returns them. */
+    @Test
+    public void compareReadsComputedOperationalAttributes() throws Exception {
+        String user = TestServer.user(1);
+        assertTrue(root.compare(new CompareRequest(user, "entryDN", user.toUpperCase())).compareMatched());
+        assertTrue(root.compare(new CompareRequest(user, "subschemaSubentry", "cn=schema")).compareMatched());
+        assertTrue(root.compare(new CompareRequest(user, "hasSubordinates", "FALSE")).compareMatched());
+        assertTrue(root.compare(new CompareRequest(TestServer.PEOPLE, "hasSubordinates", "TRUE")).compareMatched());
+        assertFalse(root.compare(new CompareRequest(TestServer.PEOPLE, "hasSubordinates", "FALSE"))
+                .compareMatched());
+    }
+
     @Test
     public void theSchemaEntryIsNotWritable() {
         for (LDAPResult r : List.of(

@@ -1,12 +1,15 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
+import java.util.Locale;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
@@ -91,6 +94,9 @@ public final class CompareOperation extends Operation {
             if (server.groups().isMemberOf().types().contains(ad.getAttributeType())) {
                 entry = server.groups().isMemberOf().withValues(entry); // virtual: computed, as a search sees it
             }
+            if (virtual == null) {
+                entry = withComputed(entry, ad, backend);
+            }
             Attribute attribute = entry.getAttribute(ad);
             if (attribute == null) {
                 return errorResult(ResultCode.NO_SUCH_ATTRIBUTE,
@@ -101,6 +107,26 @@ public final class CompareOperation extends Operation {
         } catch (BackendException e) {
             return errorResult(e.resultCode(), e.getMessage());
         }
+    }
+
+    /**
+     * {@code entry} with the operational attribute {@code ad} names when it is one a search returns computed
+     * ({@code entryDN}, {@code subschemaSubentry}, {@code hasSubordinates}: {@link AttributeSelection}); else
+     * {@code entry} itself. A copy: the stored entry is not changed.
+     */
+    private static Entry withComputed(Entry entry, AttributeDescription ad, Backend backend) throws BackendException {
+        String value = switch (ad.getAttributeType().getNameOrOID().toLowerCase(Locale.ROOT)) {
+            case "entrydn" -> entry.getName().toString();
+            case "subschemasubentry" -> VirtualEntries.SCHEMA_DN.toString();
+            case "hassubordinates" -> backend.hasSubordinates(entry.getName()) ? "TRUE" : "FALSE";
+            default -> null;
+        };
+        if (value == null) {
+            return entry;
+        }
+        Entry copy = new LinkedHashMapEntry(entry);
+        copy.replaceAttribute(new LinkedAttribute(AttributeDescription.create(ad.getAttributeType()), value));
+        return copy;
     }
 
     @Override
