@@ -91,15 +91,24 @@ final class AttributeSelection {
         return out;
     }
 
+    /** The operational attributes computed for a stored entry (its group memberships aside). */
+    static final List<String> COMPUTED = List.of("entryDN", "subschemaSubentry", "hasSubordinates");
+
+    /** The value of {@code name}, one of {@link #COMPUTED} as spelt there, for {@code entry}; searches and compares. */
+    static String computed(String name, Entry entry, SubordinateCheck check) {
+        return switch (name) {
+            case "entryDN" -> entry.getName().toString();
+            case "subschemaSubentry" -> VirtualEntries.SCHEMA_DN.toString();
+            case "hasSubordinates" -> check.hasSubordinates(entry) ? "TRUE" : "FALSE";
+            default -> throw new IllegalArgumentException(name + " is not computed");
+        };
+    }
+
     private void addVirtual(Entry out, Entry entry, SubordinateCheck check) {
-        if (wants("entryDN")) {
-            add(out, "entryDN", entry.getName().toString());
-        }
-        if (wants("subschemaSubentry")) {
-            add(out, "subschemaSubentry", VirtualEntries.SCHEMA_DN.toString());
-        }
-        if (wants("hasSubordinates")) {
-            add(out, "hasSubordinates", check.hasSubordinates(entry) ? "TRUE" : "FALSE");
+        for (String name : COMPUTED) {
+            if (wants(name)) {
+                add(out, name, computed(name, entry, check));
+            }
         }
         if (groups != null) {
             addGroups(out, entry);

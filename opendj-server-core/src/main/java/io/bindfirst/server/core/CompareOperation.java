@@ -1,7 +1,6 @@
 package io.bindfirst.server.core;
 
 import java.util.List;
-import java.util.Locale;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.AttributeDescription;
@@ -111,22 +110,26 @@ public final class CompareOperation extends Operation {
 
     /**
      * {@code entry} with the operational attribute {@code ad} names when it is one a search returns computed
-     * ({@code entryDN}, {@code subschemaSubentry}, {@code hasSubordinates}: {@link AttributeSelection}); else
-     * {@code entry} itself. A copy: the stored entry is not changed.
+     * ({@link AttributeSelection#COMPUTED}), else {@code entry} itself. A copy: the stored entry is not changed.
      */
-    private static Entry withComputed(Entry entry, AttributeDescription ad, Backend backend) throws BackendException {
-        String value = switch (ad.getAttributeType().getNameOrOID().toLowerCase(Locale.ROOT)) {
-            case "entrydn" -> entry.getName().toString();
-            case "subschemasubentry" -> VirtualEntries.SCHEMA_DN.toString();
-            case "hassubordinates" -> backend.hasSubordinates(entry.getName()) ? "TRUE" : "FALSE";
-            default -> null;
-        };
-        if (value == null) {
-            return entry;
+    private static Entry withComputed(Entry entry, AttributeDescription ad, Backend backend) {
+        for (String name : AttributeSelection.COMPUTED) {
+            if (ad.getAttributeType().hasName(name)) {
+                Entry copy = new LinkedHashMapEntry(entry);
+                copy.replaceAttribute(new LinkedAttribute(AttributeDescription.create(ad.getAttributeType()),
+                        AttributeSelection.computed(name, entry, e -> hasSubordinates(backend, e))));
+                return copy;
+            }
         }
-        Entry copy = new LinkedHashMapEntry(entry);
-        copy.replaceAttribute(new LinkedAttribute(AttributeDescription.create(ad.getAttributeType()), value));
-        return copy;
+        return entry;
+    }
+
+    private static boolean hasSubordinates(Backend backend, Entry entry) {
+        try {
+            return backend.hasSubordinates(entry.getName());
+        } catch (BackendException e) {
+            return false; // as a search answers it
+        }
     }
 
     @Override

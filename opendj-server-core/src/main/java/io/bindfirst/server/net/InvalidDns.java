@@ -21,15 +21,6 @@ final class InvalidDns {
     private InvalidDns() {
     }
 
-    /** A request that names something that is not a DN; answered {@code invalidDNSyntax}. */
-    static final class InvalidDnSyntax extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        InvalidDnSyntax(String message) {
-            super(message);
-        }
-    }
-
     /**
      * The parser's message about the first name of the {@code opType} request in {@code content} (the operation
      * element's content) that is not a valid DN or RDN, or {@code null} if they all are, or the bytes do not even

@@ -97,11 +97,8 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
                 return RxJavaStreams.emptyStream();
             }
             return RxJavaStreams.streamFrom(errorResponse(envelope, ResultCode.PROTOCOL_ERROR, e.getMessage()));
-        } catch (InvalidDns.InvalidDnSyntax e) {
-            return RxJavaStreams.streamFrom(errorResponse(envelope, ResultCode.INVALID_DN_SYNTAX, e.getMessage()));
-        } catch (RepeatedValues.Repeated e) {
-            return RxJavaStreams.streamFrom(errorResponse(envelope, ResultCode.ATTRIBUTE_OR_VALUE_EXISTS,
-                    e.getMessage()));
+        } catch (RefusedRequest e) {
+            return RxJavaStreams.streamFrom(errorResponse(envelope, e.resultCode(), e.getMessage()));
         } catch (Exception e) {
             LOG.debug("Undecodable request on {}", connection, e);
             connection.disconnect(ResultCode.PROTOCOL_ERROR, "Cannot decode the request");

@@ -26,15 +26,6 @@ final class RepeatedValues {
     private RepeatedValues() {
     }
 
-    /** A request that repeats a value; answered {@code attributeOrValueExists}. */
-    static final class Repeated extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        Repeated(String message) {
-            super(message);
-        }
-    }
-
     /**
      * The attribute of {@code decoded} (an add or modify read from {@code content}, its operation element's content)
      * whose values {@code content} lists more often than {@code decoded} holds them, or {@code null}.

@@ -16,6 +16,7 @@ import org.forgerock.opendj.ldap.ByteSequenceReader;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ByteStringBuilder;
 import org.forgerock.opendj.ldap.DecodeException;
+import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.GenericControl;
@@ -111,7 +112,7 @@ public final class RequestReader {
             String invalidDn = e.isFatal() ? null
                     : InvalidDns.problem(opType, operation, decodeOptions.getSchemaResolver().resolveSchema(""));
             if (invalidDn != null) {
-                throw new InvalidDns.InvalidDnSyntax(invalidDn);
+                throw new RefusedRequest(ResultCode.INVALID_DN_SYNTAX, invalidDn);
             }
             throw e;
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
@@ -148,7 +149,8 @@ public final class RequestReader {
                 && handler instanceof RequestDecoder decoder) {
             String repeated = RepeatedValues.repeatedIn(opType, content, decoder.request);
             if (repeated != null) {
-                throw new RepeatedValues.Repeated("The request lists a value of " + repeated + " more than once");
+                throw new RefusedRequest(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS,
+                        "The request lists a value of " + repeated + " more than once");
             }
         }
         return controls;

@@ -20,9 +20,8 @@ import io.bindfirst.server.fuzz.Fuzzing;
  * {@code OperationFactory}. Then what the operation does first with what was decoded: every control decoded as the
  * operation that takes it would ({@link ControlsFuzzTarget#exercise}) and a search's filter checked and matched
  * ({@link FilterFuzzTarget#exercise}). Expected: {@link DecodeException} (protocolError: a result, or a notice of
- * disconnection when fatal), {@code InvalidDnSyntax} (an invalidDNSyntax result), {@code Repeated}
- * (attributeOrValueExists) and the controls' own; anything else is a finding (the handler would close the
- * connection without saying why).
+ * disconnection when fatal), {@link RefusedRequest} (a result of its own: invalidDNSyntax, attributeOrValueExists)
+ * and the controls' own; anything else is a finding (the handler would close the connection without saying why).
  */
 public final class RequestFuzzTarget {
     /** The listener's default {@code ds-cfg-max-request-size}: the framing refuses a longer PDU from its header. */
@@ -49,7 +48,7 @@ public final class RequestFuzzTarget {
             RequestDecoder decoder = connection.decoder();
             try {
                 decoder.addControls(reader.read(ASN1.getReader(ByteString.wrap(data), MAX_REQUEST_SIZE), decoder));
-            } catch (DecodeException | InvalidDns.InvalidDnSyntax | RepeatedValues.Repeated e) {
+            } catch (DecodeException | RefusedRequest e) {
                 return;
             }
             if (decoder.request == null) {

@@ -74,10 +74,11 @@ public final class ImpliedObjectClasses {
 
     /** The names of the superclasses of {@code listed}'s classes that it does not list, nearest first. */
     private static List<String> missing(Attribute listed, Schema schema) {
+        Schema lenient = schema.asNonStrictSchema(); // an unknown name gives a placeholder, for the check to refuse
         Set<String> present = new HashSet<>();
         List<ObjectClass> known = new ArrayList<>();
         for (ByteString value : listed) {
-            ObjectClass c = schema.asNonStrictSchema().getObjectClass(value.toString());
+            ObjectClass c = lenient.getObjectClass(value.toString());
             if (!c.isPlaceHolder()) {
                 present.add(c.getOID());
                 known.add(c);
