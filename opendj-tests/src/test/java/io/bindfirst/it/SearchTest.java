@@ -180,6 +180,27 @@ public class SearchTest {
         assertEquals(people.getAttributeValue("hasSubordinates"), "TRUE");
     }
 
+    /** Filters test entryDN, hasSubordinates and subschemaSubentry as a search returns them (as slapd and OpenDJ). */
+    @Test
+    public void filtersTestTheComputedOperationalAttributes() throws Exception {
+        String dn = TestServer.user(7);
+        assertEquals(dns(anonymous.search(BASE, SearchScope.SUB, "(&(uid=user.7)(entryDN=" + dn + "))")),
+                Set.of(dn));
+        assertEquals(dns(anonymous.search(BASE, SearchScope.SUB, "(&(uid=user.7)(entryDN=" + TestServer.user(8)
+                + "))")), Set.of(), "another entry's DN");
+        assertEquals(dns(anonymous.search(dn, SearchScope.BASE, "(!(entryDN=" + dn + "))")), Set.of());
+        assertEquals(dns(anonymous.search(dn, SearchScope.BASE, "(hasSubordinates=FALSE)")), Set.of(dn));
+        assertEquals(dns(anonymous.search(dn, SearchScope.BASE, "(hasSubordinates=TRUE)")), Set.of());
+        assertEquals(dns(anonymous.search(TestServer.PEOPLE, SearchScope.BASE, "(hasSubordinates=TRUE)")),
+                Set.of(TestServer.PEOPLE));
+        assertEquals(dns(anonymous.search(dn, SearchScope.BASE, "(subschemaSubentry=cn=schema)")), Set.of(dn));
+        assertEquals(dns(anonymous.search(dn, SearchScope.BASE, "(&(hasSubordinates=*)(entryDN=*))")), Set.of(dn));
+        assertTrue(dns(root.search(BASE, SearchScope.ONE, "(hasSubordinates=TRUE)")).contains(TestServer.PEOPLE));
+        assertFalse(dns(root.search(BASE, SearchScope.ONE, "(hasSubordinates=FALSE)")).contains(TestServer.PEOPLE));
+        SearchResultEntry returned = anonymous.searchForEntry(dn, SearchScope.BASE, "(hasSubordinates=FALSE)", "sn");
+        assertNull(returned.getAttribute("hasSubordinates"), "tested, not returned unless asked for");
+    }
+
     private static Set<String> attributeNames(SearchResultEntry e) {
         Set<String> out = new TreeSet<>();
         for (Attribute a : e.getAttributes()) {

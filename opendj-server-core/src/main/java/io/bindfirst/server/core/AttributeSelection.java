@@ -104,6 +104,23 @@ final class AttributeSelection {
         };
     }
 
+    /**
+     * {@code entry} with the values of those of {@link #COMPUTED} that {@code names} (spelt as there) lists: a copy,
+     * the stored entry is not changed; {@code entry} itself when {@code names} is empty. Filters and compares test
+     * these attributes as a search returns them.
+     */
+    static Entry withComputed(Entry entry, List<String> names, SubordinateCheck check, Schema schema) {
+        if (names.isEmpty()) {
+            return entry;
+        }
+        Entry copy = new LinkedHashMapEntry(entry);
+        for (String name : names) {
+            copy.replaceAttribute(new LinkedAttribute(AttributeDescription.valueOf(name, schema),
+                    computed(name, entry, check)));
+        }
+        return copy;
+    }
+
     private void addVirtual(Entry out, Entry entry, SubordinateCheck check) {
         for (String name : COMPUTED) {
             if (wants(name)) {

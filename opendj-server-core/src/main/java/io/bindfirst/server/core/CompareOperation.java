@@ -7,8 +7,6 @@ import org.forgerock.opendj.ldap.AttributeDescription;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.Entry;
-import org.forgerock.opendj.ldap.LinkedAttribute;
-import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
@@ -112,13 +110,11 @@ public final class CompareOperation extends Operation {
      * {@code entry} with the operational attribute {@code ad} names when it is one a search returns computed
      * ({@link AttributeSelection#COMPUTED}), else {@code entry} itself. A copy: the stored entry is not changed.
      */
-    private static Entry withComputed(Entry entry, AttributeDescription ad, Backend backend) {
+    private Entry withComputed(Entry entry, AttributeDescription ad, Backend backend) {
         for (String name : AttributeSelection.COMPUTED) {
             if (ad.getAttributeType().hasName(name)) {
-                Entry copy = new LinkedHashMapEntry(entry);
-                copy.replaceAttribute(new LinkedAttribute(AttributeDescription.create(ad.getAttributeType()),
-                        AttributeSelection.computed(name, entry, e -> hasSubordinates(backend, e))));
-                return copy;
+                return AttributeSelection.withComputed(entry, List.of(name), e -> hasSubordinates(backend, e),
+                        server.schema());
             }
         }
         return entry;

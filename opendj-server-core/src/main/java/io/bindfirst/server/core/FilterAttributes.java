@@ -51,16 +51,21 @@ final class FilterAttributes {
         return anyAttribute;
     }
 
-    /** Whether the filter may test attributes of {@code type}: named, a subtype of one named, or any. */
-    boolean tests(AttributeType type) {
-        if (anyAttribute) {
-            return true;
-        }
+    /**
+     * Whether the filter names {@code type} or a supertype of it; unlike {@link #tests}, an extensible match
+     * without an attribute does not count (what it costs to compute an attribute is paid only when named).
+     */
+    boolean names(AttributeType type) {
         for (AttributeType t : types) {
-            if (type.isSubTypeOf(t)) { // a type is a subtype of itself
+            if (type.isSubTypeOf(t)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether the filter may test attributes of {@code type}: named, a subtype of one named, or any. */
+    boolean tests(AttributeType type) {
+        return anyAttribute || names(type);
     }
 }

@@ -339,6 +339,8 @@ public final class SearchOperation extends Operation {
         private final FilterAttributes filterAttributes;
         /** Whether the filter tests isMemberOf (or its alias): only then are its values computed for it. */
         private final boolean testsGroups;
+        /** Which of the computed attributes (entryDN, hasSubordinates, ...) the filter names: computed for it. */
+        private final List<String> testsComputed;
         /** The paged results control's paging, or {@code null}; where the previous page ended, or {@code null}. */
         final PagedResults paging;
         final PagedResults.Resume resume;
@@ -370,6 +372,8 @@ public final class SearchOperation extends Operation {
             this.who = who;
             this.filterAttributes = filterAttributes;
             this.testsGroups = server.groups().isMemberOf().types().stream().anyMatch(filterAttributes::tests);
+            this.testsComputed = AttributeSelection.COMPUTED.stream()
+                    .filter(name -> filterAttributes.names(server.schema().getAttributeType(name))).toList();
             this.sizeLimit = sizeLimit;
             this.deadlineNanos = deadlineNanos;
             this.lookthroughLimit = lookthroughLimit;
@@ -396,9 +400,13 @@ public final class SearchOperation extends Operation {
             if (!server.accessPolicy().maySee(who, entry).allowed()) {
                 return true;
             }
-            // Stored entries only (they come with their subordinate check): the root DSE and cn=schema are in no group.
-            Entry tested = testsGroups && virtualAttributes != null ? server.groups().isMemberOf().withValues(entry)
-                    : entry;
+            // Stored entries only (they come with their subordinate check): the root DSE and cn=schema are in no
+            // group, and their attributes are all their own.
+            Entry tested = entry;
+            if (virtualAttributes != null) {
+                tested = testsGroups ? server.groups().isMemberOf().withValues(entry) : entry;
+                tested = AttributeSelection.withComputed(tested, testsComputed, virtualAttributes, server.schema());
+            }
             if (matcher.matches(searchable(tested, who, filterAttributes)) != ConditionResult.TRUE) {
                 return true;
             }
