@@ -5,6 +5,7 @@ import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 
+import java.security.KeyPairGenerator;
 import java.util.Arrays;
 import java.util.List;
 
@@ -14,6 +15,7 @@ import org.testng.annotations.Test;
 
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.CompareRequest;
+import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -25,6 +27,8 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.schema.AttributeTypeDefinition;
 import com.unboundid.ldap.sdk.schema.Schema;
+import com.unboundid.util.ssl.cert.SignatureAlgorithmIdentifier;
+import com.unboundid.util.ssl.cert.X509Certificate;
 
 /**
  * Writes where a side-by-side run against slapd 2.5 and OpenDJ 5.0.3 found this server out of step with both, or with
@@ -52,6 +56,37 @@ public class WriteConformanceTest {
     private void addPerson(String cn) throws LDAPException {
         root.add("cn=" + cn + "," + BASE, new Attribute("objectClass", "top", "person"), new Attribute("cn", cn),
                 new Attribute("sn", "x"));
+    }
+
+    /**
+     * RFC 4522 2: ";binary" belongs to the syntaxes whose values are BER (certificates); on another type the
+     * description is unrecognized, undefinedAttributeType on slapd and OpenDJ. It was stored.
+     */
+    @Test
+    public void theBinaryOptionIsOnlyForBerEncodedSyntaxes() throws Exception {
+        String dn = "uid=binary," + BASE;
+        root.add(dn, new Attribute("objectClass", "top", "person", "organizationalPerson", "inetOrgPerson"),
+                new Attribute("uid", "binary"), new Attribute("cn", "b"), new Attribute("sn", "b"));
+        LDAPResult onAdd = LdapOutcome.of(() -> root.add("uid=binary2," + BASE,
+                new Attribute("objectClass", "top", "person", "organizationalPerson", "inetOrgPerson"),
+                new Attribute("uid", "binary2"), new Attribute("cn", "b"), new Attribute("sn", "b"),
+                new Attribute("description;binary", "x")));
+        assertEquals(onAdd.getResultCode(), ResultCode.UNDEFINED_ATTRIBUTE_TYPE, onAdd.getDiagnosticMessage());
+        assertTrue(onAdd.getDiagnosticMessage().contains("leave out ';binary'"), onAdd.getDiagnosticMessage());
+        LDAPResult onModify = LdapOutcome.of(() -> root.modify(dn,
+                new Modification(ModificationType.ADD, "description;binary", "x")));
+        assertEquals(onModify.getResultCode(), ResultCode.UNDEFINED_ATTRIBUTE_TYPE, onModify.getDiagnosticMessage());
+        assertNull(root.getEntry(dn).getAttribute("description;binary"));
+
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(256);
+        long now = System.currentTimeMillis();
+        byte[] certificate = X509Certificate.generateSelfSignedCertificate(
+                SignatureAlgorithmIdentifier.SHA_256_WITH_ECDSA, generator.generateKeyPair(), new DN("cn=binary"),
+                now, now + 86_400_000L).getX509CertificateBytes();
+        root.modify(dn, new Modification(ModificationType.ADD, "userCertificate;binary", certificate));
+        assertEquals(root.getEntry(dn, "userCertificate").getAttributeValueBytes("userCertificate;binary"),
+                certificate, "a certificate takes the option");
     }
 
     /** RFC 4512 4.1.2: a rename must not set an attribute the server maintains (it went through, stored). */

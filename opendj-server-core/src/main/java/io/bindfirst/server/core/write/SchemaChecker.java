@@ -227,6 +227,15 @@ public final class SchemaChecker {
     }
 
     private void checkSyntax(Attribute attribute) throws WriteException {
+        AttributeDescription description = attribute.getAttributeDescription();
+        if (description.hasOption("binary") && !description.getAttributeType().getSyntax().isBEREncodingRequired()) {
+            // RFC 4522 2: the option is for the syntaxes whose values are BER (certificates and their kin); on any
+            // other type the description is unrecognized. slapd and OpenDJ answer undefinedAttributeType too.
+            throw fail(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, "attribute description '" + description
+                    + "': the binary option (RFC 4522) is only for attributes whose values are BER-encoded, such as "
+                    + "userCertificate; " + description.getAttributeType().getNameOrOID()
+                    + " is not: leave out ';binary'");
+        }
         for (ByteString value : attribute) {
             String problem = EntrySchema.syntaxProblem(attribute.getAttributeDescription(), value, reason);
             if (problem != null) {
