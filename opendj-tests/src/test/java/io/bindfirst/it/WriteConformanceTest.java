@@ -87,6 +87,10 @@ public class WriteConformanceTest {
         root.modify(dn, new Modification(ModificationType.ADD, "userCertificate;binary", certificate));
         assertEquals(root.getEntry(dn, "userCertificate").getAttributeValueBytes("userCertificate;binary"),
                 certificate, "a certificate takes the option");
+        LDAPResult notACertificate = LdapOutcome.of(() -> root.modify(dn,
+                new Modification(ModificationType.ADD, "userCertificate;binary", new byte[] {0x30, 0x03, 1, 2, 3})));
+        assertEquals(notACertificate.getResultCode(), ResultCode.INVALID_ATTRIBUTE_SYNTAX,
+                "a certificate is parsed (slapd and OpenDJ alike): " + notACertificate.getDiagnosticMessage());
     }
 
     /** RFC 4512 4.1.2: a rename must not set an attribute the server maintains (it went through, stored). */

@@ -238,9 +238,12 @@ public final class SchemaLoader {
     // ---------------------------------------------------------------------------------------------
 
     private static SchemaBuilder newBuilder(Schema core) {
-        // Without this option an attribute type with neither SUP nor SYNTAX is silently given the
-        // default syntax; in our files it is a mistake.
-        return new SchemaBuilder(core).setOption(SchemaOptions.ALLOW_ATTRIBUTE_TYPES_WITH_NO_SUP_OR_SYNTAX, false);
+        // Without the first option an attribute type with neither SUP nor SYNTAX is silently given the
+        // default syntax; in our files it is a mistake. Without the second the SDK takes any bytes as an X.509
+        // certificate (userCertificate, cACertificate): slapd and OpenDJ refuse what does not parse
+        // (invalidAttributeSyntax), and an entry's certificate is what SASL EXTERNAL may map a client by.
+        return new SchemaBuilder(core).setOption(SchemaOptions.ALLOW_ATTRIBUTE_TYPES_WITH_NO_SUP_OR_SYNTAX, false)
+                .setOption(SchemaOptions.ALLOW_MALFORMED_CERTIFICATES, false);
     }
 
     private static void add(SchemaBuilder builder, Definition definition) throws SchemaLoadException {
