@@ -9,6 +9,8 @@
 # (With ESTABLISHED > 0 the server's CPU also pays for those binds; U divides by connections only.)
 # Env: TLS=full|resumed|none (full; PORT is then an LDAPS port, or a plain one with none)
 #      PROTOCOL=TLSv1.3|TLSv1.2 (TLSv1.3)  ESTABLISHED=N (0)  WARMUP=5  JAVA=java  CLIENT_CPUS (taskset list)
+#      CLIENT_TLS=jdk|conscrypt (jdk: whose TLS the client uses; Conscrypt's native handshakes leave the shared
+#      cores to the server, so the storm measures the server more than its client)
 #      BENCH_JAR (default: benchmarks/target/benchmarks.jar beside this script)
 # Exit: 0 measured; 1 the load failed (its output is printed); 2 usage, no jar, or a pid that does not run.
 set -euo pipefail
@@ -28,7 +30,7 @@ trap 'rm -f "$window"' EXIT
 PIN=()
 [[ -n "${CLIENT_CPUS:-}" ]] && PIN=(taskset -c "$CLIENT_CPUS")
 out=$(timeout --kill-after=10 $((warm + secs + 60)) "${PIN[@]}" "${JAVA:-java}" -cp "$JAR" \
-  io.bindfirst.bench.ReconnectRate --port "$port" --tls "${TLS:-full}" --protocol "${PROTOCOL:-TLSv1.3}" \
+  io.bindfirst.bench.ReconnectRate --port "$port" --tls "${TLS:-full}" --protocol "${PROTOCOL:-TLSv1.3}" --client-tls "${CLIENT_TLS:-jdk}" \
   --threads "$threads" --established "${ESTABLISHED:-0}" --warmup "$warm" --seconds "$secs" 2>&1) \
   || { echo "$out" >&2; exit 1; }
 wait

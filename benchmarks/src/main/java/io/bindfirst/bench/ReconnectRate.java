@@ -23,6 +23,8 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
+import org.conscrypt.Conscrypt;
+
 /**
  * A reconnect storm against any LDAP server, for the TLS benchmark: each client thread connects, does the TLS
  * handshake (full, or resuming the session its client cache holds), binds as a random sample user, unbinds
@@ -43,6 +45,8 @@ public final class ReconnectRate {
               --tls MODE          full | resumed | none (full): full handshakes every time, resumed ones after
                                   each thread's first (one client session cache per thread), or no TLS
               --protocol V        TLSv1.3 | TLSv1.2 (TLSv1.3)
+              --client-tls P      jdk | conscrypt (jdk): whose TLS the client uses; the JDK's costs the client
+                                  several times a native one's CPU per handshake, on the cores the server shares
               --threads N         storm threads (16)
               --established N     threads binding meanwhile over established TLS connections (0)
               --seconds S         measured time (10), after --warmup S (5)
@@ -56,6 +60,7 @@ public final class ReconnectRate {
     private final int port;
     private final String tls;
     private final String protocol;
+    private final String clientTls;
     private final int users;
     private final byte[] password;
     private volatile boolean measuring;
@@ -66,18 +71,22 @@ public final class ReconnectRate {
         this.port = Integer.parseInt(o.get("port"));
         this.tls = o.getOrDefault("tls", "full");
         this.protocol = o.getOrDefault("protocol", "TLSv1.3");
+        this.clientTls = o.getOrDefault("client-tls", "jdk");
         this.users = Integer.parseInt(o.getOrDefault("users", "5000"));
         this.password = o.getOrDefault("password", "password").getBytes(StandardCharsets.UTF_8);
     }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> o = Options.parse("ReconnectRate", USAGE, args, List.of("host", "port", "tls", "protocol",
-                "threads", "established", "seconds", "warmup", "users", "password"), "port");
+                "threads", "established", "seconds", "warmup", "users", "password", "client-tls"), "port");
         if (o == null) {
             return;
         }
         if (!List.of("full", "resumed", "none").contains(o.getOrDefault("tls", "full"))) {
             usage("--tls is full, resumed or none");
+        }
+        if (!List.of("jdk", "conscrypt").contains(o.getOrDefault("client-tls", "jdk"))) {
+            usage("--client-tls is jdk or conscrypt");
         }
         int code;
         try {
@@ -120,8 +129,9 @@ public final class ReconnectRate {
         Summary s = Summary.of(storm, elapsed);
         Summary e = Summary.of(established, elapsed);
         StringBuilder line = new StringBuilder(String.format(
-                "RESULT tls=%s protocol=%s threads=%d conns_per_s=%.1f errors=%d storm_p50_ms=%.3f storm_p99_ms=%.3f",
-                tls, tls.equals("none") ? "none" : protocol, stormThreads, s.perSecond, s.errors, s.p50, s.p99));
+                "RESULT tls=%s protocol=%s client_tls=%s threads=%d conns_per_s=%.1f errors=%d storm_p50_ms=%.3f"
+                + " storm_p99_ms=%.3f", tls, tls.equals("none") ? "none" : protocol, clientTls, stormThreads,
+                s.perSecond, s.errors, s.p50, s.p99));
         if (establishedThreads > 0) {
             line.append(String.format(" established=%d established_binds_per_s=%.1f established_errors=%d"
                     + " established_p50_ms=%.3f established_p99_ms=%.3f", establishedThreads, e.perSecond,
@@ -183,7 +193,8 @@ public final class ReconnectRate {
             if (tls.equals("none") && !persistent) {
                 this.factory = null;
             } else {
-                SSLContext ctx = SSLContext.getInstance(protocol);
+                SSLContext ctx = clientTls.equals("conscrypt")
+                        ? SSLContext.getInstance(protocol, Conscrypt.newProvider()) : SSLContext.getInstance(protocol);
                 ctx.init(null, new TrustManager[] {new TrustingAny()}, new SecureRandom());
                 this.factory = ctx.getSocketFactory();
             }
