@@ -77,12 +77,22 @@ public class WriteConformanceTest {
                 new Modification(ModificationType.ADD, "description;binary", "x")));
         assertEquals(onModify.getResultCode(), ResultCode.UNDEFINED_ATTRIBUTE_TYPE, onModify.getDiagnosticMessage());
         assertNull(root.getEntry(dn).getAttribute("description;binary"));
+    }
 
+    /**
+     * RFC 4523 2.1: a userCertificate value is an X.509 certificate; slapd and OpenDJ refuse one that does not parse
+     * (invalidAttributeSyntax). It was stored, whatever its bytes.
+     */
+    @Test
+    public void aUserCertificateMustParseAsACertificate() throws Exception {
+        String dn = "uid=certificate," + BASE;
+        root.add(dn, new Attribute("objectClass", "top", "person", "organizationalPerson", "inetOrgPerson"),
+                new Attribute("uid", "certificate"), new Attribute("cn", "c"), new Attribute("sn", "c"));
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(256);
         long now = System.currentTimeMillis();
         byte[] certificate = X509Certificate.generateSelfSignedCertificate(
-                SignatureAlgorithmIdentifier.SHA_256_WITH_ECDSA, generator.generateKeyPair(), new DN("cn=binary"),
+                SignatureAlgorithmIdentifier.SHA_256_WITH_ECDSA, generator.generateKeyPair(), new DN("cn=certificate"),
                 now, now + 86_400_000L).getX509CertificateBytes();
         root.modify(dn, new Modification(ModificationType.ADD, "userCertificate;binary", certificate));
         assertEquals(root.getEntry(dn, "userCertificate").getAttributeValueBytes("userCertificate;binary"),
