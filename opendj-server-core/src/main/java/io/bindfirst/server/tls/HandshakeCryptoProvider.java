@@ -2,8 +2,9 @@ package io.bindfirst.server.tls;
 
 import java.security.Provider;
 import java.security.Security;
+import java.security.SignatureSpi;
+import java.util.function.Supplier;
 
-import org.bouncycastle.jcajce.provider.asymmetric.ec.SignatureSpi;
 import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyAgreementSpi;
 import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyFactorySpi;
 import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyPairGeneratorSpi;
@@ -55,11 +56,12 @@ final class HandshakeCryptoProvider {
     /** Bouncy Castle's implementations of the few services a handshake's public-key steps ask for. */
     private static final class BouncyCastleHandshakeProvider extends Provider {
         private static final long serialVersionUID = 1L;
+        private final transient SharedCurves curves = new SharedCurves();
 
         BouncyCastleHandshakeProvider() {
             super(PROVIDER_NAME, "1.0", "Bouncy Castle's ECDSA (P-256, P-384) and X25519/X448 for TLS handshakes");
-            service("Signature", "SHA256withECDSA", SignatureSpi.ecDSA256.class);
-            service("Signature", "SHA384withECDSA", SignatureSpi.ecDSA384.class);
+            signature("SHA256withECDSA", SharedCurveEcdsa.Sha256.class, () -> new SharedCurveEcdsa.Sha256(curves));
+            signature("SHA384withECDSA", SharedCurveEcdsa.Sha384.class, () -> new SharedCurveEcdsa.Sha384(curves));
             service("KeyPairGenerator", "XDH", KeyPairGeneratorSpi.XDH.class);
             service("KeyAgreement", "XDH", KeyAgreementSpi.XDH.class);
             service("KeyFactory", "XDH", KeyFactorySpi.XDH.class);
@@ -67,6 +69,16 @@ final class HandshakeCryptoProvider {
 
         private void service(String type, String algorithm, Class<?> implementation) {
             putService(new Service(this, type, algorithm, implementation.getName(), null, null));
+        }
+
+        /** A signature made by this provider's own instances, which share its curves. */
+        private void signature(String algorithm, Class<?> implementation, Supplier<SignatureSpi> spi) {
+            putService(new Service(this, "Signature", algorithm, implementation.getName(), null, null) {
+                @Override
+                public Object newInstance(Object ignored) {
+                    return spi.get();
+                }
+            });
         }
     }
 }
