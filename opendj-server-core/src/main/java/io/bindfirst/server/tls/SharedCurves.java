@@ -17,6 +17,7 @@ import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.params.ECDomainParameters;
 import org.bouncycastle.crypto.params.ECNamedDomainParameters;
 import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
+import org.bouncycastle.math.ec.ECPoint;
 
 /**
  * The NIST curves a server key is on (P-256, P-384), as one set of Bouncy Castle domain parameters each, kept for
@@ -74,9 +75,15 @@ final class SharedCurves {
         return null;
     }
 
+    /**
+     * Bouncy Castle's parameters of the curve, with a generator point of this object's own: the table kept on it
+     * is then this object's, not one shared through the library's static instances.
+     */
     private static ECNamedDomainParameters named(ASN1ObjectIdentifier oid) {
         X9ECParameters x9 = CustomNamedCurves.getByOID(oid);
-        return new ECNamedDomainParameters(oid, x9);
+        ECPoint g = x9.getCurve().createPoint(x9.getG().getAffineXCoord().toBigInteger(),
+                x9.getG().getAffineYCoord().toBigInteger());
+        return new ECNamedDomainParameters(oid, x9.getCurve(), g, x9.getN(), x9.getH(), x9.getSeed());
     }
 
     /** For tests: the parameters {@code key} is signed on, if shared. */

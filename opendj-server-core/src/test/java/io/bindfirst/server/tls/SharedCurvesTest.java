@@ -50,6 +50,7 @@ public class SharedCurvesTest {
         SharedCurves curves = new SharedCurves();
         KeyPair keys = keys("secp256r1", "SunEC");
         ECDomainParameters shared = curves.parametersOf(keys.getPrivate());
+        assertNull(shared.getCurve().getPreCompInfo(shared.getG(), FixedPointUtil.PRECOMP_NAME), "none yet");
         verify(sign(new SharedCurveEcdsa.Sha256(curves), "SHA256withECDSA", keys), keys, "SHA256withECDSA");
         FixedPointPreCompInfo table = FixedPointUtil.getFixedPointPreCompInfo(
                 shared.getCurve().getPreCompInfo(shared.getG(), FixedPointUtil.PRECOMP_NAME));
