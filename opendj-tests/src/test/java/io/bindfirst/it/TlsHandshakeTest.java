@@ -314,6 +314,65 @@ public class TlsHandshakeTest {
         }
     }
 
+    /**
+     * A client whose every write reaches the server a few bytes at a time (a slow link, a proxy that forwards as
+     * it reads): each handshake record arrives in many reads, which the server must put together whichever thread
+     * runs the step; the handshake completes and a bind over it is answered.
+     */
+    @Test
+    public void aHandshakeArrivingAFewBytesAtATimeCompletes() throws Exception {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, new TrustManager[] {new TrustingNothingChecked()}, null);
+        try (Socket trickle = new TricklingSocket("127.0.0.1", server.ldapsPort(), 7);
+             javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) ctx.getSocketFactory()
+                     .createSocket(trickle, "localhost", server.ldapsPort(), true)) {
+            tls.setSoTimeout(10_000);
+            tls.startHandshake();
+            OutputStream out = tls.getOutputStream();
+            out.write(new LDAPMessage(1, new BindRequestProtocolOp(TestServer.user(3), TestServer.USER_PASSWORD))
+                    .encode().encode());
+            out.flush();
+            LDAPMessage response = LDAPMessage.readFrom(new ASN1StreamReader(tls.getInputStream()), false);
+            assertEquals(response.getBindResponseProtocolOp().getResultCode(), 0);
+        }
+    }
+
+    /** A socket whose output goes out in pieces of a few bytes, each flushed and followed by a short pause. */
+    private static final class TricklingSocket extends Socket {
+        private final int piece;
+
+        TricklingSocket(String host, int port, int piece) throws java.io.IOException {
+            super(host, port);
+            setTcpNoDelay(true);
+            this.piece = piece;
+        }
+
+        @Override
+        public OutputStream getOutputStream() throws java.io.IOException {
+            OutputStream raw = super.getOutputStream();
+            return new OutputStream() {
+                @Override
+                public void write(int b) throws java.io.IOException {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws java.io.IOException {
+                    for (int i = 0; i < len; i += piece) {
+                        raw.write(b, off + i, Math.min(piece, len - i));
+                        raw.flush();
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new java.io.InterruptedIOException();
+                        }
+                    }
+                }
+            };
+        }
+    }
+
     /** The stall test's clients never get far enough to check a certificate. */
     private static final class TrustingNothingChecked implements X509TrustManager {
         @Override
