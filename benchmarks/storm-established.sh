@@ -13,6 +13,9 @@
 #   NAME rR quiet_p50_ms=.. quiet_p99_ms=.. quiet_binds_per_s=.. storm_p50_ms=.. storm_p99_ms=.. p99_ratio=..
 #          storm_binds_per_s=.. storm_conns_per_s=.. alone_conns_per_s=.. alone_server_cpu_us_per_conn=..
 # Env: ROUNDS=3  SECONDS_PER_CELL=10  STORM=200  PROTOCOL=TLSv1.3  JAVA=java
+#      STORM_PORT: aim the storm at another server's LDAPS port instead (a control: what the storm's client and
+#      handshakes do to the established connections through the machine alone, the server under test not
+#      seeing the storm)
 #      BENCH_JAR (default: benchmarks/target/benchmarks.jar beside this script)
 # Exit: 0 measured; 1 a run failed (its output is printed); 2 usage, no jar, or a pid that does not run.
 set -euo pipefail
@@ -26,6 +29,7 @@ for s in "$@"; do
   [[ -n "$n" && "$p" =~ ^[0-9]+$ && "$pid" =~ ^[0-9]+$ ]] || { echo "not NAME:LDAPS_PORT:PID: $s" >&2; exit 2; }
   [[ -r /proc/$pid/stat ]] || { echo "no process $pid: give the pid of the server listening on $p" >&2; exit 2; }
 done
+[[ -z "${STORM_PORT:-}" || "$STORM_PORT" =~ ^[0-9]+$ ]] || { echo "STORM_PORT is not a port: $STORM_PORT" >&2; exit 2; }
 rounds=${ROUNDS:-3} secs=${SECONDS_PER_CELL:-10} storm=${STORM:-200} proto=${PROTOCOL:-TLSv1.3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -43,7 +47,7 @@ cells() { # NAME PORT PID ROUND
   local q s a bg
   q=$(rate "$2" 0 16 3 "$secs")
   nice -n 10 timeout --kill-after=10 $((secs + 70)) "${JAVA:-java}" -cp "$JAR" io.bindfirst.bench.ReconnectRate \
-    --port "$2" --tls full --protocol "$proto" --threads "$storm" --established 0 --warmup 1 \
+    --port "${STORM_PORT:-$2}" --tls full --protocol "$proto" --threads "$storm" --established 0 --warmup 1 \
     --seconds $((secs + 6)) >"$tmp/storm" 2>&1 &
   bg=$!
   sleep 3
