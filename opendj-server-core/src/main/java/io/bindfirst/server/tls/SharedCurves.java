@@ -25,7 +25,7 @@ import org.bouncycastle.math.ec.ECPoint;
  * with it the generator point, on which its fixed-base multiplication keeps the table it precomputes: a converted
  * generator is a new point, so every signature computed that table again, a third of what a full TLS handshake
  * allocated on this server and much of the signature's arithmetic. With the generator kept here the table is
- * computed once per curve and process.
+ * computed once per curve and provider.
  */
 final class SharedCurves {
     /** Beyond this many distinct parameter objects seen (one per curve in practice), look-ups are not kept. */
@@ -41,7 +41,8 @@ final class SharedCurves {
      * the key is not an EC key or its curve is not one of these (the caller then converts it the usual way).
      */
     ECPrivateKeyParameters privateKey(Object key) {
-        if (!(key instanceof ECPrivateKey ec) || ec.getParams() == null) {
+        // A key that keeps its secret out of reach (a token's) has no value here: Bouncy Castle's path decides
+        if (!(key instanceof ECPrivateKey ec) || ec.getParams() == null || ec.getS() == null) {
             return null;
         }
         ECParameterSpec spec = ec.getParams();
