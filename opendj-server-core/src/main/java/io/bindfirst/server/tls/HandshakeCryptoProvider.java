@@ -5,6 +5,7 @@ import java.security.Security;
 import java.security.SignatureSpi;
 import java.util.function.Supplier;
 
+import org.bouncycastle.crypto.util.DigestFactory;
 import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyAgreementSpi;
 import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyFactorySpi;
 import org.bouncycastle.jcajce.provider.asymmetric.edec.KeyPairGeneratorSpi;
@@ -61,8 +62,8 @@ final class HandshakeCryptoProvider {
 
         BouncyCastleHandshakeProvider() {
             super(PROVIDER_NAME, "1.0", "Bouncy Castle's ECDSA (P-256, P-384) and X25519/X448 for TLS handshakes");
-            signature("SHA256withECDSA", SharedCurveEcdsa.Sha256.class, () -> new SharedCurveEcdsa.Sha256(curves));
-            signature("SHA384withECDSA", SharedCurveEcdsa.Sha384.class, () -> new SharedCurveEcdsa.Sha384(curves));
+            signature("SHA256withECDSA", () -> new SharedCurveEcdsa(DigestFactory.createSHA256(), curves));
+            signature("SHA384withECDSA", () -> new SharedCurveEcdsa(DigestFactory.createSHA384(), curves));
             service("KeyPairGenerator", "XDH", KeyPairGeneratorSpi.XDH.class);
             service("KeyAgreement", "XDH", KeyAgreementSpi.XDH.class);
             service("KeyFactory", "XDH", KeyFactorySpi.XDH.class);
@@ -73,8 +74,8 @@ final class HandshakeCryptoProvider {
         }
 
         /** A signature made by this provider's own instances, which share its curves. */
-        private void signature(String algorithm, Class<?> implementation, Supplier<SignatureSpi> spi) {
-            putService(new Service(this, "Signature", algorithm, implementation.getName(), null, null) {
+        private void signature(String algorithm, Supplier<SignatureSpi> spi) {
+            putService(new Service(this, "Signature", algorithm, SharedCurveEcdsa.class.getName(), null, null) {
                 @Override
                 public Object newInstance(Object ignored) {
                     return spi.get();

@@ -14,6 +14,7 @@ import java.security.SignatureSpi;
 import java.security.spec.ECGenParameterSpec;
 
 import org.bouncycastle.crypto.params.ECDomainParameters;
+import org.bouncycastle.crypto.util.DigestFactory;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.math.ec.FixedPointPreCompInfo;
 import org.bouncycastle.math.ec.FixedPointUtil;
@@ -51,13 +52,13 @@ public class SharedCurvesTest {
         KeyPair keys = keys("secp256r1", "SunEC");
         ECDomainParameters shared = curves.parametersOf(keys.getPrivate());
         assertNull(shared.getCurve().getPreCompInfo(shared.getG(), FixedPointUtil.PRECOMP_NAME), "none yet");
-        verify(sign(new SharedCurveEcdsa.Sha256(curves), "SHA256withECDSA", keys), keys, "SHA256withECDSA");
+        verify(sign(sha256(curves), "SHA256withECDSA", keys), keys, "SHA256withECDSA");
         FixedPointPreCompInfo table = FixedPointUtil.getFixedPointPreCompInfo(
                 shared.getCurve().getPreCompInfo(shared.getG(), FixedPointUtil.PRECOMP_NAME));
         assertNotNull(table.getLookupTable(), "the first signature computed the table on the shared generator");
 
         KeyPair other = keys("secp256r1", "SunEC");
-        verify(sign(new SharedCurveEcdsa.Sha256(curves), "SHA256withECDSA", other), other, "SHA256withECDSA");
+        verify(sign(sha256(curves), "SHA256withECDSA", other), other, "SHA256withECDSA");
         assertSame(FixedPointUtil.getFixedPointPreCompInfo(shared.getCurve().getPreCompInfo(shared.getG(),
                 FixedPointUtil.PRECOMP_NAME)).getLookupTable(), table.getLookupTable(), "not computed again");
     }
@@ -67,9 +68,25 @@ public class SharedCurvesTest {
         SharedCurves curves = new SharedCurves();
         for (String curve : new String[] {"secp256r1", "secp384r1", "secp521r1"}) {
             KeyPair keys = keys(curve, "SunEC");
-            verify(sign(new SharedCurveEcdsa.Sha256(curves), "SHA256withECDSA", keys), keys, "SHA256withECDSA");
-            verify(sign(new SharedCurveEcdsa.Sha384(curves), "SHA384withECDSA", keys), keys, "SHA384withECDSA");
+            verify(sign(sha256(curves), "SHA256withECDSA", keys), keys, "SHA256withECDSA");
+            verify(sign(sha384(curves), "SHA384withECDSA", keys), keys, "SHA384withECDSA");
+
+            Signature jdk = Signature.getInstance("SHA256withECDSA", "SunEC");
+            jdk.initSign(keys.getPrivate());
+            jdk.update(MESSAGE);
+            Signature ours = Signature.getInstance("SHA256withECDSA", only(sha256(curves), "SHA256withECDSA"));
+            ours.initVerify(keys.getPublic());
+            ours.update(MESSAGE);
+            assertTrue(ours.verify(jdk.sign()), "it verifies the JDK's on " + curve);
         }
+    }
+
+    private static SignatureSpi sha256(SharedCurves curves) {
+        return new SharedCurveEcdsa(DigestFactory.createSHA256(), curves);
+    }
+
+    private static SignatureSpi sha384(SharedCurves curves) {
+        return new SharedCurveEcdsa(DigestFactory.createSHA384(), curves);
     }
 
     private static KeyPair keys(String curve, Object provider) throws Exception {
@@ -81,7 +98,14 @@ public class SharedCurvesTest {
 
     /** A signature by {@code spi} as the JCA would run it, through a provider that hands out that instance. */
     private static byte[] sign(SignatureSpi spi, String algorithm, KeyPair keys) throws Exception {
-        java.security.Provider one = new java.security.Provider("SharedCurvesTest", "1.0", "one instance") {
+        Signature signature = Signature.getInstance(algorithm, only(spi, algorithm));
+        signature.initSign(keys.getPrivate());
+        signature.update(MESSAGE);
+        return signature.sign();
+    }
+
+    private static java.security.Provider only(SignatureSpi spi, String algorithm) {
+        return new java.security.Provider("SharedCurvesTest", "1.0", "one instance") {
             private static final long serialVersionUID = 1L;
 
             {
@@ -93,10 +117,6 @@ public class SharedCurvesTest {
                 });
             }
         };
-        Signature signature = Signature.getInstance(algorithm, one);
-        signature.initSign(keys.getPrivate());
-        signature.update(MESSAGE);
-        return signature.sign();
     }
 
     private static void verify(byte[] signature, KeyPair keys, String algorithm) throws Exception {
