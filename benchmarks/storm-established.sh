@@ -13,6 +13,8 @@
 #   NAME rR quiet_p50_ms=.. quiet_p99_ms=.. quiet_binds_per_s=.. storm_p50_ms=.. storm_p99_ms=.. p99_ratio=..
 #          storm_binds_per_s=.. storm_conns_per_s=.. alone_conns_per_s=.. alone_server_cpu_us_per_conn=..
 # Env: ROUNDS=3  SECONDS_PER_CELL=10  STORM=200  PROTOCOL=TLSv1.3  JAVA=java
+#      CLIENT_TLS=jdk|conscrypt: whose TLS the storm's client uses (jdk; conscrypt's native handshakes take a few
+#      times less of the machine, so more of what the established connections notice is the servers')
 #      STORM_PORT: aim the storm at another server's LDAPS port instead (a control: what the storm's client and
 #      handshakes do to the established connections through the machine alone, the server under test not
 #      seeing the storm)
@@ -47,7 +49,8 @@ cells() { # NAME PORT PID ROUND
   local q s a bg
   q=$(rate "$2" 0 16 3 "$secs")
   nice -n 10 timeout --kill-after=10 $((secs + 70)) "${JAVA:-java}" -cp "$JAR" io.bindfirst.bench.ReconnectRate \
-    --port "${STORM_PORT:-$2}" --tls full --protocol "$proto" --threads "$storm" --established 0 --warmup 1 \
+    --port "${STORM_PORT:-$2}" --tls full --protocol "$proto" --client-tls "${CLIENT_TLS:-jdk}" \
+    --threads "$storm" --established 0 --warmup 1 \
     --seconds $((secs + 6)) >"$tmp/storm" 2>&1 &
   bg=$!
   sleep 3
