@@ -123,7 +123,8 @@ final class TlsLayer implements AutoCloseable {
          * record (33 KB with the JDK's TLS), taken from a cache of the reading thread's, and puts it back in the
          * cache of whichever thread lets it go: here a handshake thread, once its step is done. So each
          * handshake read had the selector allocate a new one (twice per connection: 17% of what a storm of full
-         * handshakes allocated); copying its few hundred bytes leaves that buffer to the selector's cache.
+         * handshakes allocated); copying its few hundred bytes leaves that buffer to the selector's cache. A read
+         * that fills most of the buffer (a long certificate chain) goes over as it is: its copy would cost as much.
          */
         private void ownCopy(FilterChainContext ctx) {
             if (ctx.getMessage() instanceof Buffer read && read.remaining() < read.capacity() / 2) {

@@ -41,9 +41,12 @@ final class SharedCurves {
      * the key is not an EC key or its curve is not one of these (the caller then converts it the usual way).
      */
     ECPrivateKeyParameters privateKey(Object key) {
-        // A key that keeps its secret out of reach (a token's) has no value here: Bouncy Castle's path decides
-        if (!(key instanceof ECPrivateKey ec) || ec.getParams() == null || ec.getS() == null) {
+        if (!(key instanceof ECPrivateKey ec) || ec.getParams() == null) {
             return null;
+        }
+        BigInteger secret = ec.getS();
+        if (secret == null) {
+            return null; // a key that keeps its secret out of reach (a token's): Bouncy Castle's path decides
         }
         ECParameterSpec spec = ec.getParams();
         Optional<ECNamedDomainParameters> curve = bySpec.get(spec);
@@ -53,7 +56,7 @@ final class SharedCurves {
                 bySpec.putIfAbsent(spec, curve);
             }
         }
-        return curve.map(c -> new ECPrivateKeyParameters(ec.getS(), c)).orElse(null);
+        return curve.map(c -> new ECPrivateKeyParameters(secret, c)).orElse(null);
     }
 
     /** The shared curve whose every parameter {@code spec} has, or {@code null}. */
