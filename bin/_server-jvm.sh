@@ -8,7 +8,15 @@
 #   in its arenas; one trim of a server 21 minutes into a mixed load gave back 22 MiB, and with the option the
 #   same soak ran ~20 MiB lower (docs/BENCHMARKS.md, "A soak"). Older JDK 17 updates lack the option, hence
 #   IgnoreUnrecognizedVMOptions: they start without trimming instead of refusing to start.
-SERVER_JVM_DEFAULTS="-Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75 -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000"
+# - The JIT's discarded code swept after 0.05% of the code cache's reservation has changed state (~126 KB;
+#   SweeperThreshold, 0.5% by default): compiled code the JIT replaces (a method promoted to its optimised
+#   version, or deoptimised) stays in the code cache until a sweep frees it, and sweeps otherwise wait for
+#   1.26 MB of such changes. Until then new code is placed above what waits, so the code cache's resident size
+#   carried up to that much more: in a soak's first hour, 60 minutes side by side, the code cache grew +30.8
+#   KB/min with the default and +19.6 with 0.05, the same live code in both (docs/BENCHMARKS.md, "A soak"); a
+#   sweep costs its thread ~9 ms every few minutes, binds' CPU level. JDK 20 and later have no sweeper (the collector frees
+#   such code) and ignore the option.
+SERVER_JVM_DEFAULTS="-Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75 -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000 -XX:SweeperThreshold=0.05"
 # - Two malloc arenas for the JVM's native allocations (glibc gives each thread's allocations one of up to 8 per
 #   core, and each keeps what was freed in it): two 125-minute soaks side by side, 7.3 million operations each,
 #   the arenas' resident memory grew +16.7 KB/min with the default and shrank (-11.0) with two, the native RSS

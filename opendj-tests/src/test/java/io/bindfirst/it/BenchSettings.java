@@ -76,7 +76,7 @@ final class BenchSettings {
      */
     static final List<String> SHIPPED_JVM_OPTS = List.of("-Xms64m", "-Xmx192m", "-XX:GCTimeRatio=24",
             "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=75", "-XX:+IgnoreUnrecognizedVMOptions",
-            "-XX:TrimNativeHeapInterval=10000");
+            "-XX:TrimNativeHeapInterval=10000", "-XX:SweeperThreshold=0.05");
 
     /** The C library's malloc arenas {@code bin/_server-jvm.sh} gives the server ({@code MALLOC_ARENA_MAX}). */
     static final String SHIPPED_MALLOC_ARENA_MAX = "2";
