@@ -14,8 +14,8 @@
 #   1.26 MB of such changes. Until then new code is placed above what waits, so the code cache's resident size
 #   carried up to that much more: two soaks side by side, minutes 10-75, the code cache grew +25.1 KB/min with
 #   the default and +18.1 with 0.05, 3 MiB lower at the end, the same live code in both (docs/BENCHMARKS.md, "A
-#   soak"); a sweep costs its thread ~9 ms every few minutes, binds' CPU level. JDK 20 and later have no sweeper (the collector frees
-#   such code) and ignore the option.
+#   soak"); a sweep costs its thread ~9 ms every few minutes, binds' CPU level. JDK 20 and later have no
+#   sweeper (the collector frees such code) and ignore the option.
 SERVER_JVM_DEFAULTS="-Xms64m -Xmx192m -XX:GCTimeRatio=24 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=75 -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000 -XX:SweeperThreshold=0.05"
 # - Two malloc arenas for the JVM's native allocations (glibc gives each thread's allocations one of up to 8 per
 #   core, and each keeps what was freed in it): two 125-minute soaks side by side, 7.3 million operations each,
