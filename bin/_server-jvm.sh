@@ -6,8 +6,8 @@
 #   generation or starts marking cycles back to back.
 # - The native heap trimmed every 10 s (TrimNativeHeapInterval): glibc keeps what the JVM's native code frees
 #   in its arenas; one trim of a server 21 minutes into a mixed load gave back 22 MiB, and with the option the
-#   same soak ran ~20 MiB lower (docs/BENCHMARKS.md, "A soak"). Older JDK 17 updates lack the option, hence
-#   IgnoreUnrecognizedVMOptions: they start without trimming instead of refusing to start.
+#   same soak ran ~20 MiB lower (docs/benchmarks-history.md, "A soak: the first two hours"). Older JDK 17
+#   updates lack the option, hence IgnoreUnrecognizedVMOptions: they start without trimming instead of refusing.
 # - The JIT's discarded code swept after 0.05% of the code cache's reservation has changed state (~126 KB;
 #   SweeperThreshold, 0.5% by default): compiled code the JIT replaces (a method promoted to its optimised
 #   version, or deoptimised) stays in the code cache until a sweep frees it, and sweeps otherwise wait for
