@@ -202,8 +202,9 @@ rm -rf "$INSTANCE/config/tls"   # the instance makes its own on its first start
 sed -i "s/^ds-cfg-sample-entries: .*/ds-cfg-sample-entries: $USERS/" "$INSTANCE/config/config.ldif"
 
 SERVER_PID= LOAD_PID=
+# Runs under set -e: a kill of a client already gone must not end it before the server is stopped.
 cleanup() {
-  [[ -n "$LOAD_PID" ]] && kill -TERM "$LOAD_PID" 2>/dev/null
+  [[ -z "$LOAD_PID" ]] || kill -TERM "$LOAD_PID" 2>/dev/null || true
   if [[ -n "$SERVER_PID" ]]; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     for _ in $(seq 1 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
