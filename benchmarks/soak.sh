@@ -3,7 +3,7 @@
 # watching for leaks and for a slow-down. Opt-in (never run by the build; SoakShortTest is its one-minute
 # version there). Nice it on a shared machine: nice benchmarks/soak.sh ...
 #   benchmarks/soak.sh [--connections 200] [--minutes 60] [--rate 1000] [--interval 60] [--port 14489]
-#                      [--out DIR] [--no-build] [--nmt]
+#                      [--warmup MINUTES] [--warmup-rate 10000] [--out DIR] [--no-build] [--nmt]
 #   benchmarks/soak.sh --report DIR      (the summary of a finished run again, from its files)
 # Builds the server and the benchmarks (mvn -o package, tests skipped; --no-build skips that), makes an
 # instance in DIR/instance from the checkout's config/ (10,000 sample users), starts it on 127.0.0.1:PORT
@@ -15,6 +15,13 @@
 # then samples the RSS, the open descriptors (/proc/PID/fd; "fds_nojdb" leaves out the database's log files,
 # which come and go as the log grows and is cleaned) and threads (/proc/PID/status);
 # every 10 s it scrapes /metrics into DIR/metrics.txt (for soak-chart.py).
+# --warmup MINUTES: before the judged run, the same load at --warmup-rate operations/s for MINUTES, sampled and
+# scraped the same way into DIR/warmup.csv and DIR/warmup-metrics.txt, its client's output in DIR/warmup.out; its
+# errors count with the run's, nothing else of it is judged. A server in service has run its code for hours, and
+# the JIT compiles for as long as code it runs now and then gets hot enough (a compiled method's code and profile
+# are native memory that stays): the native RSS of a fresh server's first hours grows with the work done, not
+# with the time, and a warm-up of many operations brings it toward where a server in service is, so that the judged
+# run measures what such a server still grows.
 # --nmt: the server runs with the JVM's native memory tracking (-XX:NativeMemoryTracking=summary: some CPU and
 # a header more per native allocation: a diagnosis, not a judged run), and each sample also reads the JVM's
 # own accounts (jcmd PID VM.native_memory summary): what it has committed in all, what it holds from malloc, and its
@@ -26,7 +33,7 @@
 # committed, which also holds the JIT's method profiles; jit_compiles: compilations so far, from the JVM's
 # performance counters, jcmd PID PerfCounter.print), DIR/load.out (the
 # client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
-#   SOAK ... errors=N [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
+#   SOAK ... [warmup_minutes=.. warmup_ops=.. warmup_errors=..] errors=N (the run's and the warm-up's) [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
 #   rss_heap_slope_B_per_min=SLOPE±SE native_rss_slope_B_per_min=SLOPE±SE [..]
 #   native_by_kind_B_per_min: code_cache=.. malloc=.. files=.. other_anonymous=.. (which kind grows; not judged)
 #   metaspace_B_per_min=.. (within other_anonymous) jit_compiles_per_h=.. (a JIT still warming up; not judged)
@@ -111,7 +118,7 @@ report() {
   read -r fds fds_se <<<"$(slope 5 60)"          # per hour
   read -r threads threads_se <<<"$(slope 6 60)"
   limit=$(awk -v x="$XMX" 'BEGIN { printf "%.0f", x / 10 / 1440 }')   # bytes per minute: a tenth of -Xmx a day
-  errors=$(field errors) ratio=$(field p99_ratio)
+  errors=$(( $(field errors) + ${WARMUP_ERRORS:-0} )) ratio=$(field p99_ratio)
   local v_err v_p99 v_heap v_rss v_fds v_threads overall=PASS
   v_err=$( (( errors == 0 )) && echo PASS || echo FAIL)
   # From the two p99s, not the printed ratio: a run whose first window held the JIT's warm-up (seconds) and whose
@@ -128,6 +135,9 @@ report() {
   IFS=, read -r b_heap b_rss b_fds b_nojdb b_threads b_rss_heap _ <<<"$BASELINE"
   IFS=, read -r a_heap a_rss a_fds a_nojdb a_threads a_rss_heap _ <<<"$AFTER"
   summary="SOAK connections=$CONNECTIONS minutes=$MINUTES rate=$RATE ops=$(field ops) ops_per_s=$(field ops_per_s)"
+  if (( ${WARMUP:-0} )); then
+    summary+=" warmup_minutes=$WARMUP warmup_rate=$WARMUP_RATE warmup_ops=$WARMUP_OPS warmup_errors=$WARMUP_ERRORS"
+  fi
   summary+=" errors=$errors [$v_err] heap_slope_B_per_min=$heap±$heap_se [$v_heap]"
   summary+=" rss_slope_B_per_min=$rss±$rss_se rss_heap_slope_B_per_min=$rss_heap±$rss_heap_se"
   summary+=" native_rss_slope_B_per_min=$native±$native_se [$v_rss] (limit $limit)$kinds"
@@ -141,13 +151,13 @@ report() {
   case $overall in PASS) return 0 ;; FAIL) return 1 ;; *) return 4 ;; esac
 }
 
-CONNECTIONS=200 MINUTES=60 RATE=1000 INTERVAL=60 PORT=14489 OUT= BUILD=1 REPORT= NMT=0
+CONNECTIONS=200 MINUTES=60 RATE=1000 INTERVAL=60 PORT=14489 OUT= BUILD=1 REPORT= NMT=0 WARMUP=0 WARMUP_RATE=10000
 while (( $# )); do
   case "$1" in
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    --connections|--minutes|--rate|--interval|--port|--out)
+    --connections|--minutes|--rate|--interval|--port|--out|--warmup|--warmup-rate)
       (( $# >= 2 )) || die 2 "$1 needs a value"
-      v=${1#--}; v=${v^^}; printf -v "$v" '%s' "$2"; shift 2 ;;
+      v=${1#--}; v=${v^^}; v=${v//-/_}; printf -v "$v" '%s' "$2"; shift 2 ;;
     --no-build) BUILD=0; shift ;;
     --nmt) NMT=1; shift ;;
     --report) (( $# >= 2 )) || die 2 "--report needs a folder"; REPORT=$2; shift 2 ;;
@@ -162,9 +172,10 @@ if [[ -n "$REPORT" ]]; then
   exit
 fi
 USERS=${USERS:-10000}
-for v in CONNECTIONS MINUTES RATE INTERVAL PORT USERS; do
+for v in CONNECTIONS MINUTES RATE INTERVAL PORT USERS WARMUP_RATE; do
   [[ ${!v} =~ ^[0-9]+$ && ${!v} -gt 0 ]] || die 2 "$v must be a positive whole number"
 done
+[[ $WARMUP =~ ^[0-9]+$ ]] || die 2 "--warmup is a whole number of minutes (0: none)"
 (( MINUTES >= 3 )) || die 2 "a soak lasts at least 3 minutes"
 (( INTERVAL >= 10 )) || die 2 "--interval is at least 10 s (each sample is a full GC)"
 case "$PORT" in 1389|1636|8080|3389|3636|1391|4444) die 2 "port $PORT is used by the other benchmarks" ;; esac
@@ -308,39 +319,54 @@ sample() {
 }
 scrape() { echo "# soak t=$1"; curl -s --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || echo "# scrape failed"; }
 
-CSV=$OUT/samples.csv
-echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,\
-rss_file_bytes,metaspace_bytes,jit_compiles,nmt_committed_bytes,nmt_malloc_bytes,nmt_code_bytes" >"$CSV"
 HEAP_RANGE=$(heap_range)
 [[ $HEAP_RANGE =~ ^[0-9a-f]{16}\ [0-9a-f]{16}$ ]] || die 3 "could not read the Java heap's address range (jcmd $SERVER_PID GC.heap_info)"
-: >"$OUT/metrics.txt"
+# drive NAME RATE SECONDS WINDOW CSV METRICS: the load client at RATE operations/s for SECONDS (p99s compared over
+# WINDOW s), its output in DIR/NAME.out; a sample every INTERVAL s into the file CSV and a scrape every 10 s into
+# the file METRICS, until the client ends.
+drive() {
+  local name=$1 rate=$2 secs=$3 window=$4 csv=$5 metrics=$6 start next_sample=0 t load_rc
+  echo "t_s,heap_after_gc_bytes,rss_bytes,fds,fds_nojdb,threads,rss_heap_bytes,rss_code_bytes,rss_malloc_bytes,\
+rss_file_bytes,metaspace_bytes,jit_compiles,nmt_committed_bytes,nmt_malloc_bytes,nmt_code_bytes" >"$csv"
+  : >"$metrics"
+  timeout --kill-after=30 $((secs + 120)) java -Xmx512m -cp "$BENCH_JAR" io.bindfirst.bench.MixedLoad \
+    --port "$PORT" --connections "$CONNECTIONS" --rate "$rate" --seconds "$secs" --window "$window" \
+    --users "$USERS" >"$OUT/$name.out" 2>&1 &
+  LOAD_PID=$!
+  start=$(date +%s)
+  while kill -0 "$LOAD_PID" 2>/dev/null; do
+    t=$(( $(date +%s) - start ))
+    kill -0 "$SERVER_PID" 2>/dev/null || { tail -n 30 "$INSTANCE/logs/server.out" >&2; die 3 "the server died at ${t} s of the $name"; }
+    scrape "$t" >>"$metrics"
+    if (( t >= next_sample && t <= secs )); then
+      echo "$t,$(sample)" >>"$csv"
+      next_sample=$((next_sample + INTERVAL))
+    fi
+    sleep 10
+  done
+  set +e
+  wait "$LOAD_PID"; load_rc=$?
+  set -e
+  LOAD_PID=
+  (( load_rc == 0 || load_rc == 1 )) || { cat "$OUT/$name.out" >&2; die 3 "the $name's load client failed (exit $load_rc)"; }
+  sleep 10   # the server closes the departed connections
+  scrape $(( $(date +%s) - start )) >>"$metrics"
+}
+WARMUP_OPS=0 WARMUP_ERRORS=0
+if (( WARMUP )); then
+  echo "warm-up: $WARMUP min at $WARMUP_RATE ops/s"
+  drive warmup "$WARMUP_RATE" $((WARMUP * 60)) 30 "$OUT/warmup.csv" "$OUT/warmup-metrics.txt"
+  WARMUP_OPS=$(sed -n 's/^RESULT.* ops=\([0-9]*\) .*/\1/p' "$OUT/warmup.out")
+  WARMUP_ERRORS=$(sed -n 's/^RESULT.* errors=\([0-9]*\) .*/\1/p' "$OUT/warmup.out")
+  [[ -n "$WARMUP_OPS" && -n "$WARMUP_ERRORS" ]] || { cat "$OUT/warmup.out" >&2; die 3 "the warm-up's client printed no result"; }
+  echo "warm-up done: $WARMUP_OPS operations, $WARMUP_ERRORS errors; the judged run starts"
+fi
 BASELINE=$(sample)
-timeout --kill-after=30 $((SECS + 120)) java -Xmx512m -cp "$BENCH_JAR" io.bindfirst.bench.MixedLoad \
-  --port "$PORT" --connections "$CONNECTIONS" --rate "$RATE" --seconds "$SECS" --window "$WINDOW" \
-  --users "$USERS" >"$OUT/load.out" 2>&1 &
-LOAD_PID=$!
-START=$(date +%s)
-next_sample=0
-while kill -0 "$LOAD_PID" 2>/dev/null; do
-  t=$(( $(date +%s) - START ))
-  kill -0 "$SERVER_PID" 2>/dev/null || { tail -n 30 "$INSTANCE/logs/server.out" >&2; die 3 "the server died at ${t} s"; }
-  scrape "$t" >>"$OUT/metrics.txt"
-  if (( t >= next_sample && t <= SECS )); then
-    echo "$t,$(sample)" >>"$CSV"
-    next_sample=$((next_sample + INTERVAL))
-  fi
-  sleep 10
-done
-set +e
-wait "$LOAD_PID"; load_rc=$?
-set -e
-LOAD_PID=
-(( load_rc == 0 || load_rc == 1 )) || { cat "$OUT/load.out" >&2; die 3 "the load client failed (exit $load_rc)"; }
-sleep 10   # the server closes the departed connections
+drive load "$RATE" "$SECS" "$WINDOW" "$OUT/samples.csv" "$OUT/metrics.txt"
 AFTER=$(sample)
-scrape $(( $(date +%s) - START )) >>"$OUT/metrics.txt"
 cat >"$OUT/run.env" <<ENV
 CONNECTIONS=$CONNECTIONS MINUTES=$MINUTES RATE=$RATE WINDOW=$WINDOW SKIP=$SKIP XMX=$XMX
+WARMUP=$WARMUP WARMUP_RATE=$WARMUP_RATE WARMUP_OPS=$WARMUP_OPS WARMUP_ERRORS=$WARMUP_ERRORS
 BASELINE=$BASELINE AFTER=$AFTER
 ENV
 report

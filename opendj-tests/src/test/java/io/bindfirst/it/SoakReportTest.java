@@ -5,6 +5,7 @@ import static org.testng.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,9 +16,10 @@ import io.bindfirst.server.testsupport.TempFolders;
 
 /**
  * {@code benchmarks/soak.sh --report DIR} judged on samples made up here, so that its verdicts are known in
- * advance: a native RSS that grows faster than the goal fails, one within it passes, and a run made with
- * {@code --nmt} has the JVM's own accounts' slopes reported beside them. (The soak itself runs for an hour or
- * more and is never run by the build; SoakShortTest is its short version.)
+ * advance: a native RSS that grows faster than the goal fails, one within it passes, a run made with
+ * {@code --nmt} has the JVM's own accounts' slopes reported beside them, and an error in a warm-up fails the
+ * run. (The soak itself runs for an hour or more and is never run by the build; SoakShortTest is its short
+ * version.)
  */
 public class SoakReportTest {
     /** 192 MiB, the shipped heap: the native goal is a tenth of it a day, 13,981 bytes a minute. */
@@ -51,6 +53,18 @@ public class SoakReportTest {
         assertTrue(r.output().contains("nmt_B_per_min: committed=3000.0±0.0 malloc=0.0±0.0 code=2000.0±0.0"),
                 r.said());
         assertTrue(r.output().contains("RESULT=PASS"), r.said());
+    }
+
+    @Test
+    public void aWarmUpsErrorsFailTheRunAndItsCountsAreReported() throws Exception {
+        Path dir = run(5_000, false);
+        Files.writeString(dir.resolve("run.env"), "WARMUP=30 WARMUP_RATE=10000 WARMUP_OPS=9000000 WARMUP_ERRORS=2\n",
+                StandardOpenOption.APPEND);
+        ChildProcess.Result r = report(dir);
+        assertEquals(r.exitCode(), 1, r.said());
+        assertTrue(r.output().contains("warmup_minutes=30 warmup_rate=10000 warmup_ops=9000000 warmup_errors=2 "
+                + "errors=2 [FAIL]"), r.said());
+        assertTrue(r.output().contains("native_rss_slope_B_per_min=5000.0±0.0 [PASS]"), r.said());
     }
 
     private ChildProcess.Result report(Path dir) throws Exception {
