@@ -239,6 +239,45 @@ final class ForkedServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The bytes of the objects live in the child's heap after a full collection: the "Total" of {@code jcmd PID
+     * GC.class_histogram}, which runs the collection and counts in one pause (a collection and a count asked for
+     * one after the other leave the load's allocations between them in the count).
+     */
+    long heapAfterGcBytes() throws IOException, InterruptedException {
+        for (String line : jcmd("GC.class_histogram")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3 && f[0].equals("Total")) {
+                return Long.parseLong(f[2]);
+            }
+        }
+        throw new IOException("jcmd " + pid() + " GC.class_histogram printed no total");
+    }
+
+    /**
+     * The child's resident memory in KiB once it has handed the C library's free memory back to the system
+     * ({@code jcmd PID System.trim_native_heap}): without the trim a reading falls anywhere between the JVM's
+     * periodic trims, a few MiB up or down, which would hide a small leak or invent one.
+     */
+    long trimmedRssKb() throws IOException, InterruptedException {
+        jcmd("System.trim_native_heap");
+        return rssKb(pid());
+    }
+
+    private List<String> jcmd(String command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid()), command).redirectErrorStream(true).start();
+        List<String> lines;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            lines = r.lines().toList();
+        }
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException("jcmd " + pid() + " " + command + " failed: " + String.join("\n", lines));
+        }
+        return lines;
+    }
+
     /** USER_HZ: 100 on every Linux this runs on (the kernel's ABI for /proc, whatever its internal HZ). */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
 
