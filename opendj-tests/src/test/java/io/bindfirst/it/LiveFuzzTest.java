@@ -93,10 +93,11 @@ public class LiveFuzzTest {
         long pid = server.pid();
         // What the server starts on first use and keeps, started before any count: the JVM's attach listener
         // (a socket of its own, opened by the first jcmd) and the TLS handshake threads (the fuzzer's valid
-        // StartTLS requests would start them in any round).
+        // StartTLS requests would start them in any round). The sockets are counted between the two, with no
+        // client connected: once a client has closed, the server may take a moment to close its side.
         server.trimmedRssKb();
+        int listening = ProcessResources.of(pid).sockets(); // the listeners' sockets and jcmd's
         startsTls();
-        int listening = ProcessResources.of(pid).sockets(); // the listeners' sockets (and jcmd's), no client
         for (List<byte[]> regression : regressions()) {
             sendAll(regression);
             stillServes("a regression input");
