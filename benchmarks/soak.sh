@@ -33,7 +33,8 @@
 # committed, which also holds the JIT's method profiles; jit_compiles: compilations so far, from the JVM's
 # performance counters, jcmd PID PerfCounter.print), DIR/load.out (the
 # client's output), DIR/metrics.txt, and prints one summary line (also in DIR/summary.txt):
-#   SOAK ... [warmup_minutes=.. warmup_ops=.. warmup_errors=..] errors=N (the run's and the warm-up's) [PASS|FAIL] heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
+#   SOAK ... [warmup_minutes=.. warmup_ops=.. warmup_errors=..] errors=N (the run's and the warm-up's) [PASS|FAIL]
+#   heap_slope_B_per_min=SLOPE±SE [..] rss_slope_B_per_min=SLOPE±SE
 #   rss_heap_slope_B_per_min=SLOPE±SE native_rss_slope_B_per_min=SLOPE±SE [..]
 #   native_by_kind_B_per_min: code_cache=.. malloc=.. files=.. other_anonymous=.. (which kind grows; not judged)
 #   metaspace_B_per_min=.. (within other_anonymous) jit_compiles_per_h=.. (a JIT still warming up; not judged)
