@@ -264,18 +264,24 @@ final class ForkedServer implements AutoCloseable {
         return rssKb(pid());
     }
 
+    /** Runs {@code jcmd PID command}, its output in a file so that a jcmd that hangs is stopped after 60 s. */
     private List<String> jcmd(String command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                Long.toString(pid()), command).redirectErrorStream(true).start();
-        List<String> lines;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            lines = r.lines().toList();
+        Path out = Files.createTempFile(instance, "jcmd-", ".out");
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(pid()), command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("jcmd " + pid() + " " + command + " did not finish within 60 s");
+            }
+            List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IOException("jcmd " + pid() + " " + command + " failed: " + String.join("\n", lines));
+            }
+            return lines;
+        } finally {
+            Files.deleteIfExists(out);
         }
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new IOException("jcmd " + pid() + " " + command + " failed: " + String.join("\n", lines));
-        }
-        return lines;
     }
 
     /** USER_HZ: 100 on every Linux this runs on (the kernel's ABI for /proc, whatever its internal HZ). */
