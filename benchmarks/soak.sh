@@ -21,7 +21,10 @@
 # the JIT compiles for as long as code it runs now and then gets hot enough (a compiled method's code and profile
 # are native memory that stays): the native RSS of a fresh server's first hours grows with the work done, not
 # with the time, and a warm-up of many operations brings it toward where a server in service is, so that the judged
-# run measures what such a server still grows.
+# run measures what such a server still grows. Code that runs on a clock rather than per operation (the /metrics
+# scrape: the Prometheus registry, the HTTP server, the /proc reads behind the process metrics) gets no hotter with
+# more load, so the warm-up also scrapes /metrics five times a second (into nothing; its every-10-s scrape still
+# goes to its file): 30 minutes of it is a day of a 10-s scraper's calls.
 # --nmt: the server runs with the JVM's native memory tracking (-XX:NativeMemoryTracking=summary: some CPU and
 # a header more per native allocation: a diagnosis, not a judged run), and each sample also reads the JVM's
 # own accounts (jcmd PID VM.native_memory summary): what it has committed in all, what it holds from malloc, and its
@@ -213,10 +216,11 @@ cp -r "$CHECKOUT/config" "$INSTANCE/config"
 rm -rf "$INSTANCE/config/tls"   # the instance makes its own on its first start
 sed -i "s/^ds-cfg-sample-entries: .*/ds-cfg-sample-entries: $USERS/" "$INSTANCE/config/config.ldif"
 
-SERVER_PID= LOAD_PID=
+SERVER_PID= LOAD_PID= SCRAPER_PID=
 # Runs under set -e: a kill of a client already gone must not end it before the server is stopped.
 cleanup() {
   [[ -z "$LOAD_PID" ]] || kill -TERM "$LOAD_PID" 2>/dev/null || true
+  [[ -z "$SCRAPER_PID" ]] || kill -TERM "$SCRAPER_PID" 2>/dev/null || true
   if [[ -n "$SERVER_PID" ]]; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     for _ in $(seq 1 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
@@ -334,6 +338,12 @@ rss_file_bytes,metaspace_bytes,jit_compiles,nmt_committed_bytes,nmt_malloc_bytes
     --port "$PORT" --connections "$CONNECTIONS" --rate "$rate" --seconds "$secs" --window "$window" \
     --users "$USERS" >"$OUT/$name.out" 2>&1 &
   LOAD_PID=$!
+  if [[ $name == warmup ]]; then
+    ( while kill -0 "$LOAD_PID" 2>/dev/null; do
+        curl -s -o /dev/null --max-time 5 "http://127.0.0.1:$((PORT + 2))/metrics" || true; sleep 0.2
+      done ) &
+    SCRAPER_PID=$!
+  fi
   start=$(date +%s)
   while kill -0 "$LOAD_PID" 2>/dev/null; do
     t=$(( $(date +%s) - start ))
@@ -349,6 +359,7 @@ rss_file_bytes,metaspace_bytes,jit_compiles,nmt_committed_bytes,nmt_malloc_bytes
   wait "$LOAD_PID"; load_rc=$?
   set -e
   LOAD_PID=
+  if [[ -n $SCRAPER_PID ]]; then kill "$SCRAPER_PID" 2>/dev/null || true; wait "$SCRAPER_PID" 2>/dev/null || true; SCRAPER_PID=; fi
   (( load_rc == 0 || load_rc == 1 )) || { cat "$OUT/$name.out" >&2; die 3 "the $name's load client failed (exit $load_rc)"; }
   sleep 10   # the server closes the departed connections
   scrape $(( $(date +%s) - start )) >>"$metrics"
