@@ -419,7 +419,9 @@ final class JeStorage implements AutoCloseable {
     }
 
     private void abort(Transaction txn) {
-        if (txn != null) {
+        // A failed environment cannot log the abort; the next start's recovery drops what was not committed, and
+        // the failure itself has been logged once already.
+        if (txn != null && env.isValid()) {
             try {
                 txn.abort();
             } catch (DatabaseException | IllegalStateException e) {
@@ -536,6 +538,18 @@ final class JeStorage implements AutoCloseable {
     }
 
     private void closeQuietly() {
+        if (!env.isValid()) {
+            // JE refuses to close the databases of a failed environment, each with the failure's stack; closing the
+            // environment releases them. What was committed is recovered from the log on the next start.
+            databases.clear();
+            try {
+                env.close();
+            } catch (DatabaseException | IllegalStateException e) {
+                LOG.debug("Backend {}: closing its failed storage", backendId, e);
+            }
+            LOG.warn("Backend {}: closed its failed storage; a restart recovers every committed write", backendId);
+            return;
+        }
         for (Database db : databases) {
             try {
                 db.close();
