@@ -27,6 +27,7 @@ import io.bindfirst.server.access.aci.AciParser;
 import io.bindfirst.server.access.aci.AciPolicy;
 import io.bindfirst.server.access.aci.BackendDirectory;
 import io.bindfirst.server.auth.Accounts;
+import io.bindfirst.server.auth.AuthenticatedUsersListener;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.BindAttributes;
 import io.bindfirst.server.auth.BindDns;
@@ -54,12 +55,15 @@ import io.bindfirst.server.monitor.MonitorSubtree;
 import io.bindfirst.server.monitor.OperationCounts;
 import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.net.LdapConnectionHandler;
+import io.bindfirst.server.commit.ChangeListener;
+import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.plugin.Plugin;
 import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.pwd.PasswordStorageScheme;
 import io.bindfirst.server.pwd.VerifiedCredentials;
+import io.bindfirst.server.pwd.VerifiedCredentialsListener;
 import io.bindfirst.server.schema.SchemaLoadException;
 import io.bindfirst.server.schema.SchemaLoader;
 import io.bindfirst.server.tls.TlsConfigException;
@@ -105,6 +109,15 @@ public final class DirectoryServer implements AutoCloseable {
 
     /** Opens the backends (creating sample data on a first start), then starts listening. */
     public static DirectoryServer start(ServerConfig config) throws ServerStartException {
+        return start(config, List.of());
+    }
+
+    /**
+     * As {@link #start(ServerConfig)}, with {@code extraListeners} told of every committed change after the
+     * server's own listeners (a test's recorder; later, change feeds).
+     */
+    public static DirectoryServer start(ServerConfig config, List<ChangeListener> extraListeners)
+            throws ServerStartException {
         // Errors delivered after a subscriber went away (a client that closed mid-response) are noise.
         RxJavaPlugins.setErrorHandler(e -> LOG.debug("Undeliverable reactive error", e));
         Schema schema;
@@ -180,8 +193,9 @@ public final class DirectoryServer implements AutoCloseable {
             OperationCounts operationCounts = new OperationCounts();
             TlsStatistics tlsStatistics = new TlsStatistics();
             // cn=monitor reads these parts of the server live, whenever it is searched, and so do the HTTP metrics.
+            CommitPath commits = new CommitPath();
             Accounts accounts = new Accounts(schema, config.passwords().policies(), passwords,
-                    System::currentTimeMillis);
+                    System::currentTimeMillis, commits);
             MonitorSubtree.Sources monitored = new MonitorSubtree.Sources(
                     System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
                     tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened,
@@ -192,15 +206,22 @@ public final class DirectoryServer implements AutoCloseable {
                     monitor);
             Groups groups = new Groups(schema, backends, Groups.memberOfAlias(config));
             groups.load();
+            WriteEpoch writeEpoch = new WriteEpoch();
+            AccessPolicy accessPolicy = accessPolicy(config, schema, passwords, backends, configSuffix, groups);
+            // The order every change is seen in (CommitPath says why): rules and groups, the epoch, then the
+            // state derived from entries, the registry last.
+            commits.register(accessPolicy).register(groups).register(writeEpoch).register(accounts)
+                    .register(new VerifiedCredentialsListener(passwords))
+                    .register(new AuthenticatedUsersListener(authenticatedUsers, accounts));
+            extraListeners.forEach(commits::register);
             ServerContext withoutPlugins = new ServerContext(config, schema, backends, schemes, rootUsers,
-                    authenticatedUsers, new WriteEpoch(),
-                    accessPolicy(config, schema, passwords, backends, configSuffix, groups), accessLog,
+                    authenticatedUsers, writeEpoch, accessPolicy, accessLog,
                     new VirtualEntries(schema, backends.namingContexts(), backends.privateSuffixes(),
                             tls != null && l.allowStartTls(),
                             tls != null && tls.requestsClientCertificates(), config.sasl().plainEnabled()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)));
+                    accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)), commits);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             LdapConnectionHandler handler = new LdapConnectionHandler(l, config.ldapsListener(), tls, schema,
                     new OperationFactory(ctx), ctx.authenticatedUsers(), accessLog, workQueue, connections,

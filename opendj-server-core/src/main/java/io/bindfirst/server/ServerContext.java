@@ -12,6 +12,7 @@ import io.bindfirst.server.auth.BoundConnection;
 import io.bindfirst.server.auth.RootUsers;
 import io.bindfirst.server.auth.WriteEpoch;
 import io.bindfirst.server.backend.Backends;
+import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.group.Groups;
 import io.bindfirst.server.log.AccessLog;
@@ -31,12 +32,12 @@ public record ServerContext(ServerConfig config, Schema schema, Backends backend
                             WriteEpoch writeEpoch, AccessPolicy accessPolicy, AccessLog accessLog,
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
                             SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts,
-                            OperationCounts operationCounts, Groups groups, BindDns bindDns) {
+                            OperationCounts operationCounts, Groups groups, BindDns bindDns, CommitPath commits) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
                 writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane,
-                passwordAttribute, accounts, operationCounts, groups, bindDns);
+                passwordAttribute, accounts, operationCounts, groups, bindDns, commits);
     }
 }

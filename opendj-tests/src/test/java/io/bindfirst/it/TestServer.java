@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -14,6 +15,7 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 
 import io.bindfirst.server.DirectoryServer;
+import io.bindfirst.server.commit.ChangeListener;
 import io.bindfirst.server.config.ConfigLoader;
 import io.bindfirst.server.config.ServerConfig;
 
@@ -37,11 +39,13 @@ public final class TestServer implements AutoCloseable {
 
     private final Path instance;
     private final UnaryOperator<ServerConfig> tweak;
+    private final List<ChangeListener> listeners;
     private DirectoryServer server;
 
-    private TestServer(Path instance, UnaryOperator<ServerConfig> tweak) {
+    private TestServer(Path instance, UnaryOperator<ServerConfig> tweak, List<ChangeListener> listeners) {
         this.instance = instance;
         this.tweak = tweak;
+        this.listeners = listeners;
     }
 
     /** A server with the shipped configuration and {@code users} sample users. */
@@ -55,10 +59,17 @@ public final class TestServer implements AutoCloseable {
      *        edit of config.ldif's text, one cannot silently match nothing and leave the shipped default
      */
     public static TestServer start(int users, UnaryOperator<ServerConfig> tweak) throws Exception {
+        return start(users, tweak, List.of());
+    }
+
+    /** As {@link #start(int, UnaryOperator)}, with {@code listeners} told of every committed change. */
+    public static TestServer start(int users, UnaryOperator<ServerConfig> tweak, List<ChangeListener> listeners)
+            throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-it-");
         copyConfig(instance);
         TestServer ts = new TestServer(instance, c -> tweak.apply(
-                withNormalPriorityHandshakes(withFreePorts(c)).withSampleEntries(Map.of("userRoot", users))));
+                withNormalPriorityHandshakes(withFreePorts(c)).withSampleEntries(Map.of("userRoot", users))),
+                listeners);
         ts.startServer();
         return ts;
     }
@@ -84,7 +95,7 @@ public final class TestServer implements AutoCloseable {
 
     private void startServer() throws Exception {
         ServerConfig config = ConfigLoader.load(instance.resolve("config/config.ldif"), instance);
-        server = DirectoryServer.start(tweak.apply(config));
+        server = DirectoryServer.start(tweak.apply(config), listeners);
     }
 
     /** Stops and starts again on the same database (a new port). */

@@ -8,7 +8,9 @@ import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Modification;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
-import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.AfterAnswer;
+import io.bindfirst.server.commit.Change;
+import io.bindfirst.server.commit.ChangeListener;
 
 /**
  * Every access decision the operations ask for, in one place, so that access control is one class to
@@ -22,7 +24,7 @@ import io.bindfirst.server.backend.EntryChange;
  * thread-safe; {@link #mayRead} runs for each attribute of each entry a search returns, so its allowed path
  * should allocate nothing.
  */
-public interface AccessPolicy {
+public interface AccessPolicy extends ChangeListener {
 
     /**
      * Whether {@code who} may search below {@code base} at all: some subtrees (the configuration, the monitor)
@@ -87,9 +89,10 @@ public interface AccessPolicy {
     }
 
     /**
-     * A write committed, before it is acknowledged: a policy that keeps rules from entries takes the change
-     * into account here, so that the next operation is decided by the rules as written.
+     * A change committed, before it is acknowledged: a policy that keeps rules from entries takes it into account
+     * here, so that the next operation is decided by the rules as written.
      */
-    default void written(EntryChange change) {
+    @Override
+    default void committed(Change change, AfterAnswer afterAnswer) {
     }
 }

@@ -20,6 +20,10 @@ import org.slf4j.LoggerFactory;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.AfterAnswer;
+import io.bindfirst.server.commit.Change;
+import io.bindfirst.server.commit.ChangeListener;
+import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
@@ -35,7 +39,7 @@ import io.bindfirst.server.pwd.PasswordPolicy;
  * until the next lock replaces it or an administrator deletes it); without one it lasts until an administrator
  * deletes the value.
  */
-public final class Accounts {
+public final class Accounts implements ChangeListener {
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final PasswordPolicies policies;
@@ -58,8 +62,10 @@ public final class Accounts {
      * @param schema the server schema (it defines the account attributes)
      * @param password the password attribute, to tell a new password in a write
      * @param clock the current time in milliseconds ({@code System::currentTimeMillis} but in tests)
+     * @param commits where the writes a bind queues for after its answer are committed
      */
-    public Accounts(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock) {
+    public Accounts(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock,
+                    CommitPath commits) {
         this.policies = policies;
         this.password = password;
         this.clock = clock;
@@ -69,7 +75,7 @@ public final class Accounts {
         this.changedTime = PasswordChanges.changedTime(schema);
         this.graceUseTime = PasswordChanges.graceUseTime(schema);
         this.changes = new PasswordChanges(schema, this, password, clock);
-        this.afterBind = new AfterBind(schema, policies, password, clock);
+        this.afterBind = new AfterBind(schema, policies, password, clock, commits);
         this.userAttributes = AuthenticationInfo.UserAttributes.of(schema);
     }
 
@@ -176,12 +182,13 @@ public final class Accounts {
     }
 
     /**
-     * Forgets the failures a committed write makes moot: of a deleted or renamed entry (and those below it), and
-     * of an account given a new password. Called by every write before its response, so a client that sees the
-     * write acknowledged never has a failure from before it counted after it.
+     * Forgets the failures a committed change makes moot: of a deleted or renamed entry (and those below it), and
+     * of an account given a new password. Called for every change before its answer, so a client that sees the
+     * write acknowledged never has a failure from before it counted after it. Bookkeeping changes nothing here.
      */
-    public void written(EntryChange change) {
-        if (failures.accounts() == 0) {
+    @Override
+    public void committed(Change change, AfterAnswer afterAnswer) {
+        if (failures.accounts() == 0 || change.bookkeeping()) {
             return;
         }
         Entry before = change.before();
@@ -189,7 +196,7 @@ public final class Accounts {
         if (before == null) {
             return; // an add: a deleted entry of that name was forgotten with its delete
         }
-        if (after == null || !after.getName().equals(before.getName())) {
+        if (change.leftItsDn()) {
             failures.forgetAtOrBelow(before.getName());
         } else if (!new HashSet<>(password.storedValues(before)).equals(new HashSet<>(password.storedValues(after)))) {
             failures.forget(before.getName());
@@ -262,7 +269,7 @@ public final class Accounts {
 
     /**
      * Records a grace login of an expired password: adds now to {@code pwdGraceUseTime}, in one backend
-     * transaction (which may block), as {@link #lock} does.
+     * transaction (which may block), as {@link #lock} does; the caller commits the change as for a lock.
      */
     public EntryChange useGraceLogin(Backend backend, DN account) throws BackendException {
         String now = GeneralizedTime.valueOf(clock.getAsLong()).toString();
@@ -279,7 +286,7 @@ public final class Accounts {
 
     /**
      * Locks the account: sets {@code pwdAccountLockedTime} to now in one backend transaction (which may block).
-     * The caller advances the write epoch and hands the change to the post-response plugins, as a write does.
+     * The caller hands the change to the {@link CommitPath}, as a write does.
      *
      * @throws BackendException if the entry is gone or the backend failed
      */

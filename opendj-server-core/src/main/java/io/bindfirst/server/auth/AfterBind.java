@@ -22,6 +22,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.EntryUpdate;
+import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
@@ -41,7 +42,7 @@ import io.bindfirst.server.pwd.PasswordSchemes;
  * Thread-safe.
  */
 public final class AfterBind implements AutoCloseable {
-    private final DeferredAccountWrites writes = new DeferredAccountWrites();
+    private final DeferredAccountWrites writes;
     private final PasswordAttribute password;
     private final PasswordSchemes schemes;
     private final LongSupplier clock;
@@ -53,7 +54,9 @@ public final class AfterBind implements AutoCloseable {
     private final LongAdder rehashesQueued = new LongAdder();
     private final LongAdder rehashesPostponed = new LongAdder();
 
-    AfterBind(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock) {
+    AfterBind(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock,
+              CommitPath commits) {
+        this.writes = new DeferredAccountWrites(commits);
         this.password = password;
         this.schemes = password.schemes();
         this.clock = clock;

@@ -9,7 +9,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 /**
  * Who a connection is authenticated as, and what follows from the entry for its operations. Immutable:
  * a connection swaps its reference atomically, so readers on other threads (WhoAmI, searches, the
- * post-response plugin that refreshes it after a modify) never see half a bind.
+ * registry's listener that refreshes it after a modify) never see half a bind.
  *
  * @param authenticationDN the entry the client bound as, or {@code null} when anonymous
  * @param root whether that entry is a root user (server-wide limits and access rules do not apply)

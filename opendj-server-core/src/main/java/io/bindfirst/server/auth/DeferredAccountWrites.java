@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryUpdate;
+import io.bindfirst.server.commit.Change;
+import io.bindfirst.server.commit.CommitPath;
 
 /**
  * The writes a successful bind asks for but does not wait for (the last-login time, a password moved off a
@@ -26,8 +28,10 @@ import io.bindfirst.server.backend.EntryUpdate;
  * transaction, from the entry as stored, whether there is anything to write, and throws {@link Unchanged} when
  * there is not: the transaction is abandoned and the log gets nothing.
  *
- * <p>None of these writes changes whether an account may authenticate, so they do not advance the write epoch or
- * reach the registry's plugin; the backend invalidates its own caches of the entry as for any write.
+ * <p>Each write that reaches the log goes through the {@link CommitPath} as {@link Change#bookkeeping bookkeeping}:
+ * none of them changes whether an account may authenticate, so the write epoch, the registry and the failure
+ * counts pass over them, while the access rules and the group index see them as any change (the backend
+ * invalidates its own caches of the entry as for any write).
  */
 public final class DeferredAccountWrites implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DeferredAccountWrites.class);
@@ -65,12 +69,17 @@ public final class DeferredAccountWrites implements AutoCloseable {
         }
     }
 
+    private final CommitPath commits;
     private final ConcurrentHashMap<DN, Pending> pending = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<DN> order = new LinkedBlockingQueue<>();
     private final LongAdder written = new LongAdder();
     private final LongAdder dropped = new LongAdder();
     private Thread writer;
     private volatile boolean closed;
+
+    DeferredAccountWrites(CommitPath commits) {
+        this.commits = commits;
+    }
 
     /**
      * Queues {@code update} of {@code account}'s entry. Never blocks: returns false (and counts it) when the queue
@@ -140,7 +149,7 @@ public final class DeferredAccountWrites implements AutoCloseable {
             return;
         }
         try {
-            p.backend().modifyEntry(account, p.update());
+            commits.commit(Change.bookkeeping(p.backend().modifyEntry(account, p.update())));
             written.increment();
         } catch (Unchanged e) {
             // the entry already holds what the bind wanted

@@ -63,8 +63,12 @@ public final class ConfigLoader {
     static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
     static final DN ACCESS_LOGGER = DN.valueOf("cn=File-Based Access Logger,cn=Loggers,cn=config");
     static final DN PLUGINS = DN.valueOf("cn=Plugins,cn=config");
-    /** Keeps connections' identities true; without it a deleted user could stay bound. */
-    static final String REQUIRED_PLUGIN = "io.bindfirst.server.auth.AuthenticatedUsersPlugin";
+    /**
+     * The entry that configured the registry's upkeep as a plugin before it was built into the server (it is now a
+     * listener of every committed change and cannot be turned off): read and ignored, so that an instance set up
+     * before keeps starting.
+     */
+    static final DN RETIRED_REGISTRY_PLUGIN = DN.valueOf("cn=Authenticated Users,cn=Plugins,cn=config");
 
     private final Map<DN, Entry> entries;
     private final Path instanceRoot;
@@ -185,13 +189,11 @@ public final class ConfigLoader {
         for (Entry e : entries.values()) {
             DN dn = e.getName();
             if (dn.isChildOf(PLUGINS)) {
-                String className = requiredString(e, "ds-cfg-java-class");
-                boolean enabled = bool(e, "ds-cfg-enabled", true);
-                if (className.equals(REQUIRED_PLUGIN) && !enabled) {
-                    throw new ConfigException(dn + ": ds-cfg-enabled: this plugin keeps authenticated "
-                            + "connections true when entries change and cannot be disabled");
+                if (dn.equals(RETIRED_REGISTRY_PLUGIN)) {
+                    continue;
                 }
-                if (enabled) {
+                String className = requiredString(e, "ds-cfg-java-class");
+                if (bool(e, "ds-cfg-enabled", true)) {
                     plugins.add(new ServerConfig.PluginConfig(dn, className));
                 }
             } else if (dn.isChildOf(ROOT_DNS)) {
@@ -206,10 +208,6 @@ public final class ConfigLoader {
             throw new ConfigException(ROOT_DNS + ": no root user is configured below it");
         }
         checkDistinctBaseDNs(backends);
-        if (plugins.stream().noneMatch(p -> p.className().equals(REQUIRED_PLUGIN))) {
-            throw new ConfigException(PLUGINS + ": the plugin " + REQUIRED_PLUGIN + " must be configured: it "
-                    + "keeps authenticated connections true when entries change");
-        }
 
         ServerConfig.AccessLogFile accessLog = null;
         Entry logger = entries.get(ACCESS_LOGGER);

@@ -576,8 +576,7 @@ public class BindOperation extends Operation {
         long epoch = server.writeEpoch().current();
         try {
             EntryChange change = server.accounts().useGraceLogin(backend, dn);
-            server.writeEpoch().advance();
-            changed(change);
+            committed(change);
             entry = change.after();
         } catch (BackendException e) {
             return invalidCredentials(); // deleted meanwhile, or the backend failed
@@ -595,15 +594,13 @@ public class BindOperation extends Operation {
     }
 
     /**
-     * This failure reached the account's lockout count: the lock is written (durable before the answer), the
-     * write epoch advanced as any write does, and the change handed to the post-response plugins, which close
-     * the account's connections. The answer is a wrong password's, with accountLocked if asked.
+     * This failure reached the account's lockout count: the lock is written (durable before the answer) and
+     * committed as any write is, so the registry closes the account's connections before the answer. The answer
+     * is a wrong password's, with accountLocked if asked.
      */
     private Result lock(Backend backend, DN dn) {
         try {
-            EntryChange change = server.accounts().lock(backend, dn);
-            server.writeEpoch().advance();
-            changed(change);
+            committed(server.accounts().lock(backend, dn));
         } catch (BackendException e) {
             return invalidCredentials(); // deleted meanwhile, or the backend failed: the bind failed either way
         }
@@ -628,7 +625,7 @@ public class BindOperation extends Operation {
     }
 
     /**
-     * The successful {@code result}, unless a write committed while this bind ran: its post-response scan may
+     * The successful {@code result}, unless a write committed while this bind ran: its registry scan may
      * have missed this connection, so the entry is read again (on a worker: the read may block), and if it is
      * gone, renamed or disabled the bind fails (the race described in WriteEpoch).
      *

@@ -29,6 +29,8 @@ import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.AfterAnswer;
+import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.OperationType;
@@ -84,6 +86,8 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     private boolean proxied;
     private ResultCode resultCode;
     private EntryChange change;
+    /** What the commit path left for after this operation's answer, or {@code null}. */
+    private AfterAnswer afterAnswer;
     /** While the operation runs inline: where to continue if it finds work that may block; else null. */
     private WorkQueue handOff;
 
@@ -317,11 +321,20 @@ public abstract class Operation implements Runnable, CompletedOperationView {
     }
 
     /**
-     * Records the entry before and after a successful write, for post-operation and post-response plugins;
-     * called by {@link WriteOperation}, and by a bind whose failure locked its account.
+     * A write of this operation committed: hands it to the {@link io.bindfirst.server.commit.CommitPath} (every
+     * listener sees it before the answer) and records it for post-operation and post-response plugins. Called by
+     * {@link WriteOperation}, and by a bind that locked its account or used a grace login.
      */
-    final void changed(EntryChange entryChange) {
+    final void committed(EntryChange entryChange) {
         this.change = entryChange;
+        AfterAnswer after = server.commits().commit(Change.of(entryChange, session.id()));
+        if (!after.isEmpty()) {
+            if (afterAnswer == null) {
+                afterAnswer = after;
+            } else {
+                afterAnswer.addAll(after);
+            }
+        }
     }
 
     private Result stopped(PluginResult r) {
@@ -356,6 +369,9 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             if (c != null && c != FINISHED) {
                 c.complete(resultCode);
             }
+        }
+        if (afterAnswer != null) {
+            afterAnswer.run();
         }
         server.plugins().invokePost(PluginPhase.POST_RESPONSE, this);
     }

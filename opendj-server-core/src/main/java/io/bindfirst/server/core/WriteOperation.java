@@ -51,15 +51,16 @@ import io.bindfirst.server.virtual.VirtualEntries;
  * backend may retry an update, and a retry must store the same values);</li>
  * <li>pre-operation plugins;</li>
  * <li>{@link #write}: one backend transaction;</li>
- * <li>{@link io.bindfirst.server.auth.WriteEpoch#advance()}, failed binds made moot forgotten
- * ({@link io.bindfirst.server.auth.Accounts#written}), the group index made true
- * ({@link io.bindfirst.server.group.Groups#written}), then the change recorded for the plugins, then the
- * result.</li>
+ * <li>the change handed to the {@link io.bindfirst.server.commit.CommitPath}: the access rules, the group index,
+ * the write epoch, the failure counts, the verified credentials and the registry of authenticated connections
+ * are made true before the result;</li>
+ * <li>post-operation plugins, the result, then what the commit path left for after it and the post-response
+ * plugins.</li>
  * </ol>
- * The epoch step is why this is a template: a bind that read its entry before a write committed finds out
- * from the epoch that it must look again, and the write's post-response plugin finds every connection that
- * registered before the advance (docs/ARCHITECTURE.md, the registry). A write that skipped it could leave a
- * connection bound to an entry that it deleted, renamed or disabled; here no write can skip it.
+ * The commit step is why this is a template: a bind that read its entry before a write committed finds out
+ * from the epoch that it must look again, and the registry's listener finds every connection that registered
+ * before the advance (docs/ARCHITECTURE.md, the registry). A write that skipped it could leave a connection bound
+ * to an entry that it deleted, renamed or disabled; here no write can skip it.
  */
 abstract class WriteOperation extends Operation {
     /** The response control with neither warning nor error: an empty SEQUENCE (the SDK builds none such). */
@@ -107,11 +108,7 @@ abstract class WriteOperation extends Operation {
                 return cancelled(); // the last point where a write can stop: past it, it commits
             }
             EntryChange change = write(backend);
-            server.accessPolicy().written(change);
-            server.writeEpoch().advance();
-            server.accounts().written(change);
-            server.groups().written(change); // the group index, before the result: access control asks it
-            changed(change);
+            committed(change); // every listener of the commit path sees it before the answer
             return withReadEntries(withPolicyState(success(), null), change);
         } catch (PasswordPolicyRefusal e) {
             return withPolicyState(errorResult(e.resultCode(), e.getMessage()), e.error());

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.Backends;
-import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.AfterAnswer;
+import io.bindfirst.server.commit.Change;
+import io.bindfirst.server.commit.ChangeListener;
 import io.bindfirst.server.config.ServerConfig;
 
 /**
@@ -29,7 +31,7 @@ import io.bindfirst.server.config.ServerConfig;
  * and kept true by every write before the write is acknowledged ({@link #written}, called by every write
  * operation after its transaction).
  */
-public final class Groups {
+public final class Groups implements ChangeListener {
     private static final Logger LOG = LoggerFactory.getLogger(Groups.class);
     /** What the start-up load asks the backends for; entries are checked again here. */
     static final Filter GROUP_FILTER = Filter.valueOf("(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames))");
@@ -132,12 +134,13 @@ public final class Groups {
     }
 
     /**
-     * Makes the index true after a committed write, before it is acknowledged. The groups it touched (the entry
+     * Makes the index true after a committed change, before it is acknowledged. The groups it touched (the entry
      * itself when it is or was a group, and for a delete or a rename every group at or below it) are read again
      * from their backend, so writes that reach here in another order than they committed still leave the index
      * with what is stored last.
      */
-    public void written(EntryChange change) {
+    @Override
+    public void committed(Change change, AfterAnswer afterAnswer) {
         Entry before = change.before();
         Entry after = change.after();
         Set<DN> touched = new LinkedHashSet<>();
@@ -146,8 +149,7 @@ public final class Groups {
             if (GroupEntry.isGroup(before)) {
                 touched.add(before.getName());
             }
-            boolean moved = after == null || !after.getName().equals(before.getName());
-            if (moved) {
+            if (change.leftItsDn()) {
                 for (DN g : index.groupsAtOrBelow(before.getName())) {
                     touched.add(g);
                     if (after != null) {

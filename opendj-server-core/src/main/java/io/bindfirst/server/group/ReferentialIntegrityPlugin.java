@@ -21,6 +21,7 @@ import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.OperationType;
@@ -32,10 +33,11 @@ import io.bindfirst.server.plugin.PluginPhase;
  * entry below it) in the configured attributes ({@code ds-cfg-attribute-type}: member, uniqueMember) lose the
  * value or get the new DN (a uniqueMember's {@code #'...'B} UID kept). It runs post-operation, after the write
  * committed and before its result is sent, so a client that sees its delete succeed finds no group naming the
- * entry. Each group is its own backend update; one that fails is logged (error log) and the others go on: the
- * delete or rename itself stands, committed before, as with OpenDJ's plugin. A group left with no member at all
- * is stored so (RFC 4519 makes member required; OpenDJ's schema, like its plugin, does not insist): a dangling
- * value would make whoever later gets that DN a member.
+ * entry. Each group is its own backend update, committed as any change is (the group index, the access rules
+ * and the registry see it before the delete's or rename's result); one that fails is logged (error log) and the
+ * others go on: the delete or rename itself stands, committed before, as with OpenDJ's plugin. A group left with
+ * no member at all is stored so (RFC 4519 makes member required; OpenDJ's schema, like its plugin, does not
+ * insist): a dangling value would make whoever later gets that DN a member.
  */
 public final class ReferentialIntegrityPlugin implements Plugin {
     private static final Logger LOG = LoggerFactory.getLogger(ReferentialIntegrityPlugin.class);
@@ -106,8 +108,9 @@ public final class ReferentialIntegrityPlugin implements Plugin {
                 continue;
             }
             try {
-                EntryChange groupChange = backend.modifyEntry(group, current -> updated(current, old, renamed));
-                server.groups().written(groupChange);
+                // No client waits for this change itself: nothing it leaves is kept for after an answer.
+                server.commits().commit(Change.of(backend.modifyEntry(group, current -> updated(current, old,
+                        renamed)), Change.NO_CONNECTION));
             } catch (BackendException | RuntimeException e) {
                 LOG.error("Referential integrity: the group {} still names {} after its {} (the {} stands): {}",
                         group, old, renamed == null ? "delete" : "rename to " + renamed,

@@ -146,6 +146,16 @@ public final class VerifiedCredentials {
         }
     }
 
+    /**
+     * Drops the record of {@code storedValue} of the entry {@code normalizedDn}, if there is one: the value is no
+     * longer stored there, so no check can reach the record again, and it should not wait to be evicted.
+     */
+    public void forget(ByteString normalizedDn, ByteString storedValue) {
+        if (records != null) {
+            records.invalidate(new Key(normalizedDn, storedValue));
+        }
+    }
+
     /** The records held now, after pending evictions: for tests and monitoring. */
     public long size() {
         if (records == null) {

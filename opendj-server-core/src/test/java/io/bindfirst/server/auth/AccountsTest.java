@@ -22,6 +22,7 @@ import org.forgerock.opendj.ldif.LDIFEntryReader;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.PasswordPolicy;
@@ -46,7 +47,8 @@ public class AccountsTest {
                 List.of(PasswordPolicy.withoutLockout(SHORT)
                         .withExpiry(new PasswordPolicy.Expiry(Duration.ofHours(1), Duration.ZERO, 2))));
         accounts = new Accounts(schema, policies,
-                new PasswordAttribute(schema, new PasswordSchemes("SSHA512", false)), now::get);
+                new PasswordAttribute(schema, new PasswordSchemes("SSHA512", false)), now::get,
+                new CommitPath());
     }
 
     /** An entry read with the server schema, as the backend gives them (its attributes are the schema's types). */
@@ -117,7 +119,8 @@ public class AccountsTest {
     public void theHistoryKeepsTheNewestByTimeNotByText() {
         Accounts withHistory = new Accounts(schema, new PasswordPolicies(
                 PasswordPolicy.withoutLockout(PasswordPolicies.DEFAULT_DN).withHistoryCount(2), List.of()),
-                new PasswordAttribute(schema, new PasswordSchemes("SSHA512", false)), now::get);
+                new PasswordAttribute(schema, new PasswordSchemes("SSHA512", false)), now::get,
+                new CommitPath());
         AttributeDescription pw = AttributeDescription.valueOf("userPassword", schema);
         Entry entry = user();
         String[] next = {"{SSHA}y", "{SSHA}z", "{SSHA}w"};

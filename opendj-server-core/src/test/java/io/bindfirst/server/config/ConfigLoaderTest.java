@@ -312,18 +312,25 @@ public class ConfigLoaderTest {
         assertTrue(broken.getMessage().contains("not valid LDIF"), broken.getMessage());
     }
 
+    /**
+     * The registry's upkeep is built in now: the plugin entry an older config.ldif holds for it is ignored, even
+     * disabled, and names no class that must load.
+     */
     @Test
-    public void theAuthenticatedUsersPluginIsConfiguredAndCannotBeDisabled() throws Exception {
-        ServerConfig c = ConfigLoader.load(SHIPPED, temp.create("instance"));
-        assertEquals(c.plugins().get(0).className(), "io.bindfirst.server.auth.AuthenticatedUsersPlugin");
-        ConfigException disabled = expectThrows(ConfigException.class, () -> load(ConfigText.read(SHIPPED)
-                .set("cn=Authenticated Users,cn=Plugins,cn=config", "ds-cfg-enabled", "false")));
-        assertTrue(disabled.getMessage().contains("cn=Authenticated Users,cn=Plugins,cn=config: ds-cfg-enabled"),
-                disabled.getMessage());
-        ConfigException missing = expectThrows(ConfigException.class, () -> loadEdited(
-                "ds-cfg-java-class: io.bindfirst.server.auth.AuthenticatedUsersPlugin",
-                "ds-cfg-java-class: com.example.Other"));
-        assertTrue(missing.getMessage().contains("must be configured"), missing.getMessage());
+    public void theRetiredAuthenticatedUsersPluginEntryIsIgnored() throws Exception {
+        String retired = "dn: cn=Authenticated Users,cn=Plugins,cn=config\n"
+                + "objectClass: top\nobjectClass: ds-cfg-plugin\ncn: Authenticated Users\nds-cfg-enabled: false\n"
+                + "ds-cfg-java-class: io.bindfirst.server.auth.AuthenticatedUsersPlugin\n\n";
+        String text = Files.readString(SHIPPED);
+        int at = text.indexOf("dn: cn=Referential Integrity,cn=Plugins,cn=config");
+        assertTrue(at > 0);
+        Path edited = temp.create("retired").resolve("config.ldif");
+        Files.writeString(edited, text.substring(0, at) + retired + text.substring(at));
+        ServerConfig c = ConfigLoader.load(edited, temp.create("instance"));
+        assertTrue(c.plugins().stream().noneMatch(p -> p.className().endsWith("AuthenticatedUsersPlugin")),
+                c.plugins().toString());
+        assertTrue(ConfigLoader.load(SHIPPED, temp.create("instance2")).plugins().stream()
+                .noneMatch(p -> p.className().endsWith("AuthenticatedUsersPlugin")));
     }
 
     @Test

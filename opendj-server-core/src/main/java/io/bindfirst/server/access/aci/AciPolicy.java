@@ -21,7 +21,8 @@ import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.Privileges;
-import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.AfterAnswer;
+import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.pwd.PasswordAttribute;
 
 /**
@@ -124,7 +125,7 @@ public final class AciPolicy implements AccessPolicy {
     }
 
     @Override
-    public synchronized void written(EntryChange change) {
+    public synchronized void committed(Change change, AfterAnswer afterAnswer) {
         Entry before = change.before();
         Entry after = change.after();
         if (after == null) {

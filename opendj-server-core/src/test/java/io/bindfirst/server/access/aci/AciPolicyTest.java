@@ -33,6 +33,8 @@ import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.Privileges;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.commit.AfterAnswer;
+import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordSchemes;
 
@@ -269,13 +271,18 @@ public class AciPolicyTest {
         assertFalse(reads(anonymous(), ALICE, SCHEMA.getAttributeType("sn")));
     }
 
+    /** Tells the policy of a change as the commit path does. */
+    private void committed(EntryChange change) {
+        policy.committed(Change.of(change, Change.NO_CONNECTION), new AfterAnswer());
+    }
+
     @Test
     public void anEntrysAcisApplyToItsSubtreeWithinTheirScopeAndFollowWrites() {
         Entry people = new LinkedHashMapEntry(PEOPLE);
         people.addAttribute(attr("objectClass", "top", "organizationalUnit"));
         people.addAttribute(attr("aci", aci("(targetattr=\"mail\")(targetscope=\"onelevel\")",
                 "allow (read) userdn=\"ldap:///anyone\"")));
-        policy.written(new EntryChange(null, people));
+        committed(new EntryChange(null, people));
         assertEquals(policy.size(), 1);
         assertTrue(reads(anonymous(), BOB, MAIL));
         assertFalse(policy.mayRead(anonymous(), people, MAIL).allowed(), "onelevel: not the holder itself");
@@ -285,19 +292,19 @@ public class AciPolicyTest {
 
         Entry renamed = new LinkedHashMapEntry(people);
         renamed.setName(DN.valueOf("ou=Staff,dc=example,dc=com"));
-        policy.written(new EntryChange(people, renamed));
+        committed(new EntryChange(people, renamed));
         assertFalse(reads(anonymous(), BOB, MAIL), "the rule moved with its entry");
         Entry staffBob = person(DN.valueOf("uid=bob,ou=Staff,dc=example,dc=com"), "bob");
         assertTrue(policy.mayRead(anonymous(), staffBob, MAIL).allowed());
 
         Entry cleared = new LinkedHashMapEntry(renamed);
         cleared.removeAttribute(AttributeDescription.valueOf("aci", SCHEMA));
-        policy.written(new EntryChange(renamed, cleared));
+        committed(new EntryChange(renamed, cleared));
         assertEquals(policy.size(), 0);
         assertFalse(policy.mayRead(anonymous(), staffBob, MAIL).allowed(), "a removed rule no longer allows");
 
-        policy.written(new EntryChange(null, people));
-        policy.written(new EntryChange(new LinkedHashMapEntry(SUFFIX), null)); // a subtree delete above it
+        committed(new EntryChange(null, people));
+        committed(new EntryChange(new LinkedHashMapEntry(SUFFIX), null)); // a subtree delete above it
         assertEquals(policy.size(), 0);
     }
 
