@@ -24,7 +24,32 @@ import io.bindfirst.server.log.ErrorLog;
  * </pre>
  */
 public final class Launcher {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Launcher.class);
+    /**
+     * The ports the running server listens on, with its pid, for {@code bin/status}: a port given as 0 is chosen
+     * by the system and is nowhere else to be read. Written once listening, deleted at the stop.
+     */
+    public static final String PORTS_FILE = "logs/server.ports";
+
     private Launcher() {
+    }
+
+    /** Writes {@link #PORTS_FILE}: {@code pid=}, {@code ldap=}, and {@code ldaps=} and {@code http=} when listening. */
+    private static void writePorts(Path file, InetSocketAddress ldap, InetSocketAddress ldaps,
+                                   InetSocketAddress http) {
+        StringBuilder b = new StringBuilder("pid=" + ProcessHandle.current().pid() + "\nldap=" + ldap.getPort() + "\n");
+        if (ldaps != null) {
+            b.append("ldaps=").append(ldaps.getPort()).append('\n');
+        }
+        if (http != null) {
+            b.append("http=").append(http.getPort()).append('\n');
+        }
+        try {
+            Files.writeString(file, b, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            System.err.println("Warning: cannot write " + file + " (bin/status reads the ports from it): "
+                    + e.getMessage());
+        }
     }
 
     public static void main(String[] args) {
@@ -37,17 +62,17 @@ public final class Launcher {
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--instanceRoot": root = Path.of(args[++i]); break;
-                    case "--config": configFile = Path.of(args[++i]); break;
+                    case "--instanceRoot": root = Path.of(value(args, i++)); break;
+                    case "--config": configFile = Path.of(value(args, i++)); break;
                     case "--benchmark-bind-ceiling": ceiling = true; break;
-                    case "--port": port = portNumber(args[i], args[++i]); break;
-                    case "--ldaps-port": ldapsPort = portNumber(args[i], args[++i]); break;
-                    case "--metrics-port": metricsPort = portNumber(args[i], args[++i]); break;
+                    case "--port": port = portNumber(args[i], value(args, i++)); break;
+                    case "--ldaps-port": ldapsPort = portNumber(args[i], value(args, i++)); break;
+                    case "--metrics-port": metricsPort = portNumber(args[i], value(args, i++)); break;
                     default: usage("unknown option " + args[i]);
                 }
             }
-        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-            usage("bad arguments");
+        } catch (java.nio.file.InvalidPathException e) {
+            usage("not a path: " + e.getMessage());
         }
         root = root.toAbsolutePath().normalize();
         if (configFile == null) {
@@ -94,9 +119,13 @@ public final class Launcher {
         CountDownLatch stopped = new CountDownLatch(1);
         DirectoryServer running = server;
         Path pidFile = root.resolve("logs/server.pid");
+        Path portsFile = root.resolve(PORTS_FILE);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("The server is stopping");
             running.close();
+            LOG.info("The server has stopped");
             try {
+                Files.deleteIfExists(portsFile);
                 Files.deleteIfExists(pidFile);
             } catch (IOException ignored) {
                 // nothing left to do on the way out
@@ -126,8 +155,11 @@ public final class Launcher {
         InetSocketAddress a = server.ldapAddress();
         String url = "ldap://" + a.getAddress().getHostAddress() + ":" + a.getPort();
         InetSocketAddress s = server.ldapsAddress();
-        System.out.println("The server is listening on " + url
-                + (s == null ? "" : " and ldaps://" + s.getAddress().getHostAddress() + ":" + s.getPort()));
+        String listening = "The server is listening on " + url
+                + (s == null ? "" : " and ldaps://" + s.getAddress().getHostAddress() + ":" + s.getPort());
+        writePorts(portsFile, a, s, h);
+        LOG.info("{}{}", listening, h == null ? "" : "; metrics on port " + h.getPort());
+        System.out.println(listening);
         // The first backend's base DN: bin/setup may have chosen another than the demo's dc=example,dc=com.
         String base = server.context().config().backends().isEmpty() ? "dc=example,dc=com"
                 : server.context().config().backends().get(0).baseDNs().get(0).toString();
@@ -140,8 +172,22 @@ public final class Launcher {
         }
     }
 
+    /** The value after the option at {@code i}, or a usage error naming the option. */
+    private static String value(String[] args, int i) {
+        if (i + 1 >= args.length) {
+            usage(args[i] + " needs a value");
+        }
+        return args[i + 1];
+    }
+
     private static int portNumber(String option, String value) {
-        int p = Integer.parseInt(value);
+        int p;
+        try {
+            p = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            usage(option + ": '" + value + "' is not a port number (0 to 65535)");
+            return -1;
+        }
         if (p < 0 || p > 65535) {
             usage(option + ": " + p + " is not a port number (0 to 65535)");
         }
@@ -149,7 +195,7 @@ public final class Launcher {
     }
 
     private static void usage(String problem) {
-        System.err.println(problem);
+        System.err.println("The server could not start: " + problem);
         System.err.println("usage: Launcher [--instanceRoot DIR] [--config FILE] [--port N] [--ldaps-port N] "
                 + "[--metrics-port N] [--benchmark-bind-ceiling]");
         System.exit(2);

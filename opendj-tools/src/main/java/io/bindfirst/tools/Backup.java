@@ -182,7 +182,8 @@ public final class Backup implements Callable<Integer> {
             String line = eol < 0 ? text : text.substring(0, eol);
             return (line.endsWith("\r") ? line.substring(0, line.length() - 1) : line).toCharArray();
         } catch (IOException e) {
-            throw new ToolException("Cannot read the password file " + password.file + ": " + e.getMessage(), e);
+            throw new ToolException("Cannot read the password file " + password.file + ": "
+                    + Tools.why(e, password.file), e);
         }
     }
 

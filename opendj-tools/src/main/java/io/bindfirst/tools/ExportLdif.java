@@ -85,8 +85,10 @@ public final class ExportLdif implements Callable<Integer> {
                 }
                 exported = count[0];
                 done = true;
-            } catch (IOException | java.io.UncheckedIOException e) {
-                throw new ToolException("Cannot write " + ldifFile + ": " + e.getMessage(), e);
+            } catch (IOException e) {
+                throw new ToolException("Cannot write " + ldifFile + ": " + Tools.why(e, ldifFile), e);
+            } catch (java.io.UncheckedIOException e) {
+                throw new ToolException("Cannot write " + ldifFile + ": " + Tools.why(e.getCause(), ldifFile), e);
             } catch (BackendException e) {
                 throw new ToolException(e.getMessage(), e);
             } finally {

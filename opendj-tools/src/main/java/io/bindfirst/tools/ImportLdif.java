@@ -79,7 +79,7 @@ public final class ImportLdif implements Callable<Integer> {
                 size = Files.size(ldifFile);
             }
         } catch (IOException e) {
-            throw new ToolException("Cannot read " + ldifFile + ": " + e.getMessage(), e);
+            throw new ToolException("Cannot read " + ldifFile + ": " + Tools.why(e, ldifFile), e);
         }
         try (OfflineBackend opened = OfflineBackend.open(target.config(), target.root(), target.backendId,
                 clearBackend, importCacheBytes())) {

@@ -43,7 +43,7 @@ final class Rejections implements Closeable {
                             : StandardOpenOption.APPEND);
             return new Rejections(w, path, err);
         } catch (IOException e) {
-            throw new ToolException("Cannot write the reject file " + path + ": " + e.getMessage(), e);
+            throw new ToolException("Cannot write the reject file " + path + ": " + Tools.why(e, path), e);
         }
     }
 

@@ -67,6 +67,10 @@ public final class Restore implements Callable<Integer> {
 
     private void run(PrintWriter out) throws ToolException {
         Path backup = directory.toAbsolutePath().normalize();
+        if (!Files.isDirectory(backup)) {
+            throw new ToolException((Files.exists(backup) ? backup + " is not a directory" : backup + " does not exist")
+                    + ": give -d the directory bin/backup wrote");
+        }
         ServerConfig config = OfflineBackend.loadConfig(target.config(), target.root());
         BackendConfig bc = OfflineBackend.backendConfig(config, target.config(), target.backendId);
         BackupManifest manifest = verified(backup);
@@ -140,7 +144,7 @@ public final class Restore implements Callable<Integer> {
                 Files.copy(backup.resolve(f.name()), staging.resolve(f.name()));
             }
         } catch (IOException e) {
-            throw new ToolException("Cannot copy the backup into " + staging + ": " + e.getMessage()
+            throw new ToolException("Cannot copy the backup into " + staging + ": " + Tools.why(e, staging)
                     + "; nothing else was changed", e);
         }
         List<String> problems = manifest.problems(staging);

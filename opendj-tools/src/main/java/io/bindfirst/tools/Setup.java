@@ -334,7 +334,7 @@ public final class Setup implements Callable<Integer> {
                 p = lines.findFirst().orElse("");
             } catch (IOException e) {
                 throw new ToolException("Cannot read the password file " + rootPassword.file + ": "
-                        + e.getMessage(), e);
+                        + Tools.why(e, rootPassword.file), e);
             }
         }
         if (p.equals(SampleData.PASSWORD) && !demo) {
@@ -388,7 +388,7 @@ public final class Setup implements Callable<Integer> {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new ToolException("Cannot read " + file + ": " + e.getMessage(), e);
+            throw new ToolException("Cannot read " + file + ": " + Tools.why(e, file), e);
         }
     }
 
@@ -396,7 +396,7 @@ public final class Setup implements Callable<Integer> {
         try {
             Files.write(file, lines, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new ToolException("Cannot write " + file + ": " + e.getMessage(), e);
+            throw new ToolException("Cannot write " + file + ": " + Tools.why(e, file), e);
         }
     }
 

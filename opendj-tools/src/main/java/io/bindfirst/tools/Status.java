@@ -110,7 +110,7 @@ public final class Status implements Callable<Integer> {
             throw new ToolException("The configuration cannot be read: " + e.getMessage(), e);
         }
         if (pid.isPresent()) {
-            config = startedWith(config, pid.getAsLong());
+            config = listeningOn(startedWith(config, pid.getAsLong()), root, pid.getAsLong());
         }
         String secret = password == null ? null : secret();
 
@@ -177,6 +177,41 @@ public final class Status implements Callable<Integer> {
         return c;
     }
 
+    /**
+     * The configuration with the ports the running server wrote it listens on (logs/server.ports, with its pid):
+     * the only place a port it was given as 0, and the system chose, can be read. Unchanged without the file (a
+     * server still starting, or one older than the file).
+     */
+    private static ServerConfig listeningOn(ServerConfig config, Path root, long pid) {
+        java.util.Map<String, Integer> ports = new java.util.HashMap<>();
+        try {
+            for (String line : Files.readAllLines(root.resolve(io.bindfirst.server.Launcher.PORTS_FILE))) {
+                int eq = line.indexOf('=');
+                Integer value = eq < 0 ? null : port(line.substring(eq + 1).trim());
+                if (value != null) {
+                    ports.put(line.substring(0, eq).trim(), value);
+                }
+            }
+        } catch (java.io.IOException e) {
+            return config;
+        }
+        Integer ofPid = ports.get("pid");
+        if (ofPid == null || ofPid.longValue() != pid) {
+            return config; // left by another process
+        }
+        ServerConfig c = config;
+        if (ports.containsKey("ldap")) {
+            c = c.withListenPort(ports.get("ldap"));
+        }
+        if (ports.containsKey("ldaps") && c.ldapsListener() != null) {
+            c = c.withLdapsListener(c.ldapsListener().withPort(ports.get("ldaps")));
+        }
+        if (ports.containsKey("http") && c.httpMetrics().enabled()) {
+            c = c.withHttpMetrics(c.httpMetrics().withPort(ports.get("http")));
+        }
+        return c;
+    }
+
     private static Integer port(String value) {
         try {
             return value == null ? null : Integer.valueOf(value);
@@ -236,7 +271,8 @@ public final class Status implements Callable<Integer> {
             return lines.findFirst().orElseThrow(() -> new ToolException("The password file " + password.file
                     + " is empty: its first line must be the password"));
         } catch (IOException e) {
-            throw new ToolException("Cannot read the password file " + password.file + ": " + e.getMessage(), e);
+            throw new ToolException("Cannot read the password file " + password.file + ": "
+                    + Tools.why(e, password.file), e);
         }
     }
 

@@ -1,6 +1,14 @@
 package io.bindfirst.tools;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,9 +50,44 @@ final class Tools {
         }
     }
 
+    /**
+     * Why {@code e} happened to {@code subject}, in words: the JDK's file exceptions carry only the path as their
+     * message ("Cannot write /x/y.ldif: /x/y.ldif" says nothing). The path the exception names is added when it
+     * is not {@code subject} itself (a missing parent directory, say).
+     */
+    static String why(IOException e, Path subject) {
+        String reason;
+        if (e instanceof NoSuchFileException) {
+            reason = "no such file or directory";
+        } else if (e instanceof AccessDeniedException) {
+            reason = "permission denied";
+        } else if (e instanceof FileAlreadyExistsException) {
+            reason = "it already exists";
+        } else if (e instanceof NotDirectoryException) {
+            reason = "not a directory";
+        } else if (e instanceof DirectoryNotEmptyException) {
+            reason = "the directory is not empty";
+        } else if (e instanceof FileSystemException f && f.getReason() != null) {
+            reason = f.getReason();
+        } else {
+            return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        }
+        String file = e instanceof FileSystemException f ? f.getFile() : null;
+        return file == null || subject != null && Path.of(file).equals(subject) ? reason : reason + ": " + file;
+    }
+
     /** The command line of {@code command}, ready to {@code execute}. */
     static CommandLine commandLine(Object command) {
         CommandLine cl = new CommandLine(command);
+        // A wrong option: the error and where the usage is, not the error buried under the whole usage.
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine line = e.getCommandLine();
+            PrintWriter err = line.getErr();
+            err.println(line.getCommandName() + ": " + e.getMessage());
+            err.println("See '" + line.getCommandName() + " --help' for the options.");
+            err.flush();
+            return USAGE;
+        });
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             PrintWriter err = line.getErr();
             err.println(line.getCommandName() + ": unexpected error: " + e
