@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.bindfirst.server.monitor.OperationCounts;
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.pwd.PasswordSchemes;
 

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 
+import io.bindfirst.server.core.ServerContext;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.RootOnlyPolicy;
 import io.bindfirst.server.access.aci.AciParser;
@@ -46,13 +47,14 @@ import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.group.Groups;
+import io.bindfirst.server.group.ReferentialIntegrityPlugin;
 import io.bindfirst.server.log.AccessLog;
 import io.bindfirst.server.log.FileAccessLog;
 import io.bindfirst.server.metrics.HttpMetricsListener;
 import io.bindfirst.server.metrics.ServerMetrics;
 import io.bindfirst.server.monitor.MonitorBackend;
 import io.bindfirst.server.monitor.MonitorSubtree;
-import io.bindfirst.server.monitor.OperationCounts;
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.net.LdapConnectionHandler;
 import io.bindfirst.server.commit.ChangeListener;
@@ -258,18 +260,28 @@ public final class DirectoryServer implements AutoCloseable {
         }
     }
 
-    /** Builds each configured plugin with its public constructor taking the {@link ServerContext}. */
+    /**
+     * Builds each configured plugin: the server's own from the parts each needs (they live below the operations,
+     * so they cannot take the {@link ServerContext}), any other with its public constructor taking the context.
+     */
     private static List<Plugin> plugins(ServerConfig config, ServerContext context) throws ServerStartException {
         List<Plugin> out = new ArrayList<>();
         for (ServerConfig.PluginConfig pc : config.plugins()) {
             try {
                 Class<? extends Plugin> type = Class.forName(pc.className()).asSubclass(Plugin.class);
+                if (type == ReferentialIntegrityPlugin.class) {
+                    out.add(new ReferentialIntegrityPlugin(config, context.schema(), context.groups(),
+                            context.backends(), context.commits()));
+                    continue;
+                }
                 out.add(type.getConstructor(ServerContext.class).newInstance(context));
             } catch (java.lang.reflect.InvocationTargetException e) {
                 // The plugin's constructor refused its configuration: its message names the entry and attribute.
                 Throwable cause = e.getCause();
                 throw new ServerStartException(cause.getMessage() != null ? cause.getMessage()
                         : pc.entry() + ": the plugin " + pc.className() + " failed to start (" + cause + ")", cause);
+            } catch (IllegalArgumentException e) {
+                throw new ServerStartException(e.getMessage(), e); // a built-in plugin refused its configuration
             } catch (ReflectiveOperationException | ClassCastException e) {
                 throw new ServerStartException(pc.entry() + ": ds-cfg-java-class: cannot create plugin '"
                         + pc.className() + "' (" + e.getClass().getSimpleName() + "); it must implement "

@@ -28,7 +28,7 @@ import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
 
-import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.core.ServerContext;
 import io.bindfirst.server.commit.AfterAnswer;
 import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.commit.ChangeListener;

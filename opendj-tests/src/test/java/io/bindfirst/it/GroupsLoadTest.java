@@ -14,7 +14,7 @@ import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.schema.Schema;
 import org.testng.annotations.Test;
 
-import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.core.ServerContext;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.group.Groups;
 

@@ -25,7 +25,7 @@ import org.testng.annotations.Test;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.IndexType;
-import io.bindfirst.server.core.FilterMatcher;
+import io.bindfirst.server.filter.FilterMatcher;
 
 /**
  * Presence, substring and ordering indexes: their candidates always hold every entry the filter matches

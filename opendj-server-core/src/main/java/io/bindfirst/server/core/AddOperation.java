@@ -19,7 +19,6 @@ import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.requests.AddRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;

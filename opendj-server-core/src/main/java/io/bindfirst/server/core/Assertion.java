@@ -9,6 +9,7 @@ import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.filter.FilterMatcher;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.BackendException;

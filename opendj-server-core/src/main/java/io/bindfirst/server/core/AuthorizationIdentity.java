@@ -11,7 +11,6 @@ import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.ExactMatchIdentityMapper;
 import io.bindfirst.server.backend.Backend;

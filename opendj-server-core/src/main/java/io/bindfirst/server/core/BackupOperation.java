@@ -13,7 +13,6 @@ import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;

@@ -5,7 +5,6 @@ import org.forgerock.opendj.ldap.requests.GenericBindRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 
 /**
  * A bind answered SUCCESS without looking at its DN or password, for the benchmark-only

@@ -12,7 +12,6 @@ import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 

@@ -14,7 +14,6 @@ import org.forgerock.opendj.ldap.requests.CompareRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.backend.Backend;

@@ -9,7 +9,6 @@ import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;

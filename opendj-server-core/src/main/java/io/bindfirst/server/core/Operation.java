@@ -22,7 +22,6 @@ import org.forgerock.opendj.ldap.responses.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;

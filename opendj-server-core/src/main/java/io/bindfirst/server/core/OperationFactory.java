@@ -12,7 +12,6 @@ import org.forgerock.opendj.ldap.requests.PasswordModifyExtendedRequest;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.requests.StartTLSExtendedRequest;
 
-import io.bindfirst.server.ServerContext;
 
 /**
  * Builds the {@link Operation} that answers each decoded request: the one place that decides which class

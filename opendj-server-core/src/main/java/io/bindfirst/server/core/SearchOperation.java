@@ -20,7 +20,8 @@ import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
-import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.filter.FilterDepth;
+import io.bindfirst.server.filter.FilterMatcher;
 import io.bindfirst.server.access.AccessDecision;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;

@@ -10,7 +10,6 @@ import org.forgerock.opendj.ldap.requests.StartTLSExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.plugin.OperationType;
 
 /**

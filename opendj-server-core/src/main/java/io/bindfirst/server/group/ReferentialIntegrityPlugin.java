@@ -17,11 +17,12 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.bindfirst.server.ServerContext;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.commit.Change;
+import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.plugin.CompletedOperationView;
 import io.bindfirst.server.plugin.OperationType;
@@ -45,12 +46,23 @@ public final class ReferentialIntegrityPlugin implements Plugin {
             new Subscription(PluginPhase.POST_OPERATION, OperationType.DELETE),
             new Subscription(PluginPhase.POST_OPERATION, OperationType.MODIFY_DN));
 
-    private final ServerContext server;
+    private final Schema schema;
+    private final Groups groups;
+    private final Backends backends;
+    private final CommitPath commits;
     private final List<AttributeType> types;
 
-    public ReferentialIntegrityPlugin(ServerContext server) {
-        this.server = server;
-        this.types = attributeTypes(server.config(), server.schema());
+    /**
+     * Built by the server with the parts it needs (not the whole server context: the group package sits below the
+     * operations, which read groups).
+     */
+    public ReferentialIntegrityPlugin(ServerConfig config, Schema schema, Groups groups, Backends backends,
+                                      CommitPath commits) {
+        this.schema = schema;
+        this.groups = groups;
+        this.backends = backends;
+        this.commits = commits;
+        this.types = attributeTypes(config, schema);
     }
 
     /** The configured {@code ds-cfg-attribute-type} values (member and uniqueMember when none are given). */
@@ -102,14 +114,14 @@ public final class ReferentialIntegrityPlugin implements Plugin {
         EntryChange change = operation.change().get();
         DN old = change.before().getName();
         DN renamed = change.after() == null ? null : change.after().getName();
-        for (DN group : server.groups().groupsNamingAtOrBelow(old)) {
-            Backend backend = server.backends().backendFor(group);
+        for (DN group : groups.groupsNamingAtOrBelow(old)) {
+            Backend backend = backends.backendFor(group);
             if (backend == null) {
                 continue;
             }
             try {
                 // No client waits for this change itself: nothing it leaves is kept for after an answer.
-                server.commits().commit(Change.of(backend.modifyEntry(group, current -> updated(current, old,
+                commits.commit(Change.of(backend.modifyEntry(group, current -> updated(current, old,
                         renamed)), Change.NO_CONNECTION));
             } catch (BackendException | RuntimeException e) {
                 LOG.error("Referential integrity: the group {} still names {} after its {} (the {} stands): {}",
@@ -122,7 +134,6 @@ public final class ReferentialIntegrityPlugin implements Plugin {
     /** {@code current} without the values naming {@code old} or below, or with them renamed under {@code renamed}. */
     private Entry updated(Entry current, DN old, DN renamed) {
         Entry out = new LinkedHashMapEntry(current.getName());
-        Schema schema = server.schema();
         for (Attribute a : current.getAllAttributes()) {
             if (!types.contains(a.getAttributeDescription().getAttributeType())) {
                 out.addAttribute(a);

@@ -8,7 +8,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 
-import io.bindfirst.server.monitor.BindTimes;
+import io.bindfirst.server.stats.BindTimes;
 
 /**
  * {@link BindTimes} as the histogram {@value #NAME}, labelled by {@code scheme} (the storage scheme of the

@@ -1,5 +1,7 @@
 package io.bindfirst.server.monitor;
 
+import io.bindfirst.server.stats.BindTimes;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -6,6 +6,7 @@ import java.util.function.ToLongFunction;
 
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.backend.Backend;

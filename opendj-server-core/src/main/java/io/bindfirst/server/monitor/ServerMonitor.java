@@ -7,6 +7,7 @@ import java.util.function.LongSupplier;
 
 import org.forgerock.opendj.ldap.DN;
 
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.virtual.VirtualEntries;

@@ -4,7 +4,7 @@ import org.forgerock.opendj.ldap.ByteSequence;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.ByteStringBuilder;
 
-import io.bindfirst.server.core.FilterDepth;
+import io.bindfirst.server.filter.FilterDepth;
 
 /**
  * Cuts a search request's filter that nests deeper than {@link FilterDepth#MAX} before the SDK decodes it. The

@@ -6,7 +6,7 @@ import java.util.Set;
  * A server plugin. It declares, where it is built, the phase and operation pairs it subscribes to; the
  * {@link PluginInvoker} calls it for those only. Hooks it does not need keep their do-nothing defaults.
  * Implementations are listed in {@code config.ldif} under {@code cn=Plugins,cn=config} and have a public
- * constructor taking the {@link io.bindfirst.server.ServerContext}.
+ * constructor taking the {@link io.bindfirst.server.core.ServerContext}.
  */
 public interface Plugin {
 

@@ -22,6 +22,7 @@ import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.filter.FilterDepth;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.access.RootOnlyPolicy;

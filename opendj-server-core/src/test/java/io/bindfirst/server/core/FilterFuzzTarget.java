@@ -8,6 +8,8 @@ import org.forgerock.opendj.ldap.Filter;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.filter.FilterDepth;
+import io.bindfirst.server.filter.FilterMatcher;
 import io.bindfirst.server.fuzz.Fuzzing;
 
 /**

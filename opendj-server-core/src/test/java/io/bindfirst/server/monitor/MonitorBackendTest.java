@@ -24,6 +24,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.net.ClientConnections;
 import io.bindfirst.server.plugin.OperationType;

@@ -18,7 +18,7 @@ import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
 import org.testng.annotations.Test;
 
-import io.bindfirst.server.core.FilterDepth;
+import io.bindfirst.server.filter.FilterDepth;
 
 /**
  * A search whose filter nests deeper than {@link FilterDepth#MAX} reaches the server cut to just over the limit

@@ -14,12 +14,12 @@ import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.ServerContext;
+import io.bindfirst.server.core.ServerContext;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.CancelOperation;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.log.AccessLog;
-import io.bindfirst.server.monitor.OperationCounts;
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.plugin.PluginInvoker;
 

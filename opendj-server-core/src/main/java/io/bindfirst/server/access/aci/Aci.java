@@ -8,7 +8,7 @@ import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.AttributeType;
 
-import io.bindfirst.server.core.FilterMatcher;
+import io.bindfirst.server.filter.FilterMatcher;
 
 /**
  * One access control instruction, compiled: where it applies (the entry holding it, {@code target},

@@ -9,8 +9,8 @@ import org.forgerock.opendj.ldap.Filter;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
 
-import io.bindfirst.server.core.FilterDepth;
-import io.bindfirst.server.core.FilterMatcher;
+import io.bindfirst.server.filter.FilterDepth;
+import io.bindfirst.server.filter.FilterMatcher;
 
 /**
  * Reads OpenDJ's ACI syntax (a documented subset, docs/ACCESS-CONTROL.md):

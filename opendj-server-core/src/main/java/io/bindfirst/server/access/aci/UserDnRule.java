@@ -9,8 +9,8 @@ import org.forgerock.opendj.ldap.Filter;
 import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.opendj.ldap.schema.Schema;
 
-import io.bindfirst.server.core.FilterDepth;
-import io.bindfirst.server.core.FilterMatcher;
+import io.bindfirst.server.filter.FilterDepth;
+import io.bindfirst.server.filter.FilterMatcher;
 
 /**
  * {@code userdn}: the requester is one of the listed users. Each value is {@code ldap:///anyone} (everyone,

@@ -1,4 +1,4 @@
-package io.bindfirst.server.monitor;
+package io.bindfirst.server.stats;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertSame;

@@ -1,4 +1,4 @@
-package io.bindfirst.server.core;
+package io.bindfirst.server.filter;
 
 import static org.testng.Assert.assertFalse;
 import static org.testng.Assert.assertTrue;

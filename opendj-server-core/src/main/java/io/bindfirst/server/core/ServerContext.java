@@ -1,4 +1,4 @@
-package io.bindfirst.server;
+package io.bindfirst.server.core;
 
 import java.util.Set;
 
@@ -16,7 +16,7 @@ import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.group.Groups;
 import io.bindfirst.server.log.AccessLog;
-import io.bindfirst.server.monitor.OperationCounts;
+import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.plugin.PluginInvoker;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordSchemes;

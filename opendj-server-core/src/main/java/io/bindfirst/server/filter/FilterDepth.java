@@ -1,4 +1,4 @@
-package io.bindfirst.server.core;
+package io.bindfirst.server.filter;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -41,7 +41,7 @@ public final class FilterDepth {
     }
 
     /** Whether {@code filter} nests (AND, OR, NOT) more than {@link #MAX} levels deep. */
-    static boolean tooDeep(Filter filter) {
+    public static boolean tooDeep(Filter filter) {
         Deque<Filter> level = new ArrayDeque<>();
         level.add(filter);
         for (int depth = 1; !level.isEmpty(); depth++) {

@@ -1,4 +1,4 @@
-package io.bindfirst.server.monitor;
+package io.bindfirst.server.stats;
 
 import java.util.ArrayList;
 import java.util.List;
