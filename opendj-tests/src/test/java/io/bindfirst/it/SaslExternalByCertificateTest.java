@@ -20,7 +20,7 @@ import io.bindfirst.server.config.ServerConfig.Tls.ClientCertificates.Mapping;
 /**
  * SASL EXTERNAL with {@code ds-cfg-certificate-mapping: user-certificate}: the certificate names the one entry
  * that holds it in userCertificate, whatever the certificate's subject; with an equality index on
- * userCertificate, as the README advises.
+ * userCertificate, as docs/OPERATIONS.md advises.
  */
 public class SaslExternalByCertificateTest extends SaslExternalServer {
     @Override
@@ -28,7 +28,7 @@ public class SaslExternalByCertificateTest extends SaslExternalServer {
         return Mapping.USER_CERTIFICATE;
     }
 
-    /** As the README advises: the lookup by certificate (issuer and serial) is then an index lookup. */
+    /** As docs/OPERATIONS.md advises: the lookup by certificate (issuer and serial) is then an index lookup. */
     @Override
     protected ServerConfig configure(ServerConfig c) {
         return c.withEqualityIndex("userCertificate");

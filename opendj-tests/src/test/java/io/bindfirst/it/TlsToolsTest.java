@@ -14,8 +14,8 @@ import org.testng.annotations.Test;
 import io.bindfirst.server.config.ServerConfig;
 
 /**
- * TLS as the README shows it, with OpenLDAP's tools (GnuTLS on Debian) and {@code openssl s_client}, trusting the
- * local CA a first start creates: StartTLS ({@code -ZZ}) and LDAPS, the host name checked against the
+ * TLS as docs/OPERATIONS.md shows it, with OpenLDAP's tools (GnuTLS on Debian) and {@code openssl s_client},
+ * trusting the local CA a first start creates: StartTLS ({@code -ZZ}) and LDAPS, the host name checked against the
  * certificate; TLS 1.3 and 1.2 accepted, 1.1 refused. Skipped without the tools, except under CI.
  */
 public class TlsToolsTest {
