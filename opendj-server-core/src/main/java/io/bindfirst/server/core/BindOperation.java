@@ -1,7 +1,6 @@
 package io.bindfirst.server.core;
 
 import java.io.IOException;
-import java.security.cert.X509Certificate;
 import java.util.List;
 
 import org.forgerock.opendj.io.ASN1;
@@ -10,8 +9,6 @@ import org.forgerock.opendj.io.LDAP;
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
-import org.forgerock.opendj.ldap.Filter;
-import org.forgerock.opendj.ldap.SearchScope;
 import org.forgerock.i18n.LocalizedIllegalArgumentException;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AuthorizationIdentityResponseControl;
@@ -25,11 +22,8 @@ import org.forgerock.opendj.ldap.responses.BindResult;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.access.AccessDecision;
-import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticationInfo;
-import io.bindfirst.server.auth.CertificateMapping;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
@@ -41,8 +35,9 @@ import io.bindfirst.server.pwd.PasswordSchemes;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
- * A simple bind (RFC 4511 4.2, RFC 4513 5.1), or SASL EXTERNAL with a TLS client certificate (RFC 4513 5.2.3).
- * A simple bind's phases, in order: end the previous authentication,
+ * A bind (RFC 4511 4.2): simple (RFC 4513 5.1) here, SASL PLAIN in {@link SaslPlain} and SASL EXTERNAL in
+ * {@link SaslExternal}, which use the steps this class gives them (the password check, the account's state, the
+ * race with writes, the success). A simple bind's phases, in order: end the previous authentication,
  * check the request, resolve the DN to a root user or an entry, verify the password with its storage
  * scheme, then publish the new {@link AuthenticationInfo} and register it.
  *
@@ -55,7 +50,6 @@ public class BindOperation extends Operation {
     public static final String SASL_EXTERNAL = "EXTERNAL";
     /** SASL PLAIN (RFC 4616): a user name and its password. */
     public static final String SASL_PLAIN = "PLAIN";
-    private static final String PLAIN_METHOD = AuthenticationInfo.sasl(SASL_PLAIN);
 
     private final int version;
     private final GenericBindRequest request;
@@ -68,11 +62,8 @@ public class BindOperation extends Operation {
     private AuthenticationInfo outcome = AuthenticationInfo.ANONYMOUS;
     /** The storage scheme of the password value that matched (its number), for the bind's time; none yet. */
     private int scheme = PasswordSchemes.NO_MATCH;
-    /**
-     * A PLAIN bind's authorization identity ({@code ""}: the authentication identity's own); {@code null} for
-     * every other bind, whose success is the authenticated user's.
-     */
-    private String plainAuthzId;
+    /** The SASL PLAIN bind this is, or {@code null}. */
+    private SaslPlain plain;
 
     public BindOperation(ServerContext server, Session session, int messageId, int version,
                          GenericBindRequest request) {
@@ -166,7 +157,7 @@ public class BindOperation extends Operation {
         return passwordBind(dn, password);
     }
 
-    private Result passwordNeedsTls(String what) {
+    Result passwordNeedsTls(String what) {
         return errorResult(ResultCode.CONFIDENTIALITY_REQUIRED, what + " with a password needs a "
                 + "connection protected by TLS from this client: use LDAPS or StartTLS "
                 + "(ds-cfg-require-secure-password-binds)");
@@ -176,7 +167,7 @@ public class BindOperation extends Operation {
      * The password check of a simple bind and of SASL PLAIN, once the DN is known: a root user, or an entry under
      * its account's password policy; inline when the entry is in memory and its check is cheap.
      */
-    private Result passwordBind(DN dn, ByteString password) {
+    Result passwordBind(DN dn, ByteString password) {
         bindDN = dn;
         ServerConfig.RootUser root = server.rootUsers().find(dn);
         if (root != null) {
@@ -213,11 +204,7 @@ public class BindOperation extends Operation {
         return onWorkers(() -> readAndCheck(backend, dn, password));
     }
 
-    /**
-     * SASL (RFC 4513 5.2): only EXTERNAL (RFC 4422 appendix A), with the client certificate of the TLS layer.
-     * The certificate's subject names the entry (RFC 4513 5.2.3); an authorization identity, if sent, must be
-     * that entry's ("dn:" form): acting as another is not supported.
-     */
+    /** SASL (RFC 4513 5.2): PLAIN ({@link SaslPlain}) and EXTERNAL ({@link SaslExternal}), as configured. */
     private Result saslBind() {
         String mechanism;
         ByteString authzId = ByteString.empty();
@@ -231,7 +218,8 @@ public class BindOperation extends Operation {
             return errorResult(ResultCode.PROTOCOL_ERROR, "The SASL credentials cannot be decoded");
         }
         if (SASL_PLAIN.equals(mechanism) && server.config().sasl().plainEnabled()) {
-            return plainBind(authzId); // what follows the mechanism: for EXTERNAL an authzId, for PLAIN all of it
+            plain = new SaslPlain(this);
+            return plain.bind(authzId); // what follows the mechanism: for EXTERNAL an authzId, for PLAIN all
         }
         ServerConfig.Tls tls = server.config().tls();
         boolean externalEnabled = tls != null && tls.clientCertificates().requested();
@@ -242,239 +230,11 @@ public class BindOperation extends Operation {
             return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL mechanism " + mechanism + " is not "
                     + "supported" + (enabled == null ? "; no SASL mechanism is enabled" : ": " + enabled));
         }
-        if (!externalEnabled) {
-            return errorResult(ResultCode.AUTH_METHOD_NOT_SUPPORTED, "SASL EXTERNAL is not enabled: the server "
-                    + "asks for no client certificates (" + ServerConfig.Tls.TRUST_MANAGER + ")");
-        }
-        X509Certificate certificate = session.clientCertificate();
-        if (certificate == null) {
-            return errorResult(ResultCode.INAPPROPRIATE_AUTHENTICATION, "SASL EXTERNAL needs a TLS connection "
-                    + "on which the client presented a certificate");
-        }
-        if (tls.clientCertificates().mapping() == ServerConfig.Tls.ClientCertificates.Mapping.USER_CERTIFICATE) {
-            return externalByCertificate(certificate, authzId.toString());
-        }
-        DN dn = CertificateMapping.subjectDn(certificate, server.schema());
-        Backend backend = dn == null ? null : server.backends().backendFor(dn);
-        if (backend == null || server.backends().isConfigBackend(backend)) {
-            return invalidCredentials();
-        }
-        bindDN = dn;
-        Result pre = preOperation();
-        if (pre != null) {
-            return pre;
-        }
-        Result otherIdentity = refuseOtherAuthzId(authzId.toString(), dn);
-        if (otherIdentity != null) {
-            return otherIdentity;
-        }
-        ServerConfig.Tls.ClientCertificates.Validation validation = tls.clientCertificates().validation();
-        return onWorkers(() -> {
-            long epoch = server.writeEpoch().current();
-            Entry entry;
-            try {
-                entry = backend.getEntry(dn);
-            } catch (BackendException e) {
-                return errorResult(e.resultCode(), e.getMessage());
-            }
-            if (entry == null) {
-                return invalidCredentials();
-            }
-            if (server.accounts().whyRefused(entry) != null) {
-                return refused(entry);
-            }
-            if (!CertificateMapping.accepts(entry, certificate, validation)) {
-                return invalidCredentials();
-            }
-            server.accounts().succeeded(backend, entry, null);
-            return unlessAWriteRaced(backend, dn,
-                    success(server.accounts().authenticationInfo(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
-        });
-    }
-
-    /**
-     * SASL PLAIN (RFC 4616): {@code [authzid] NUL authcid NUL passwd} in UTF-8. The authentication identity is
-     * {@code dn:<DN>}, or a user name ({@code u:<name>} or the bare name) that the identity mapper turns into
-     * its one entry; the password is then checked as a simple bind's is ({@link #passwordBind}: root users,
-     * password policy, lockout, the caches). Malformed credentials, a name that maps to no entry or to several,
-     * and a wrong password all answer invalidCredentials. Refused without TLS where a simple bind would be.
-     */
-    private Result plainBind(ByteString credentials) {
-        if (!passwordMayTravelInClear() && session.securityStrength() == 0) {
-            return passwordNeedsTls("A SASL PLAIN bind");
-        }
-        int first = indexOfNul(credentials, 0);
-        int second = first < 0 ? -1 : indexOfNul(credentials, first + 1);
-        if (second < 0 || indexOfNul(credentials, second + 1) >= 0 || second == first + 1
-                || second == credentials.length() - 1) {
-            return errorResult(ResultCode.INVALID_CREDENTIALS, "The SASL PLAIN credentials are not an optional "
-                    + "authorization identity, NUL, a user name, NUL and a password");
-        }
-        String authzId = credentials.subSequence(0, first).toString();
-        String authcId = credentials.subSequence(first + 1, second).toString();
-        ByteString password = credentials.subSequence(second + 1, credentials.length());
-        plainAuthzId = authzId;
-        if (authcId.regionMatches(true, 0, "dn:", 0, 3)) {
-            DN dn;
-            try {
-                dn = DN.valueOf(authcId.substring(3), server.schema());
-            } catch (LocalizedIllegalArgumentException e) {
-                return invalidCredentials();
-            }
-            if (dn.isRootDN()) {
-                return invalidCredentials();
-            }
-            // An authorization identity is resolved after the password check, which then must be free to block.
-            return authzId.isEmpty() ? passwordBind(dn, password) : onWorkers(() -> passwordBind(dn, password));
-        }
-        String name = authcId.regionMatches(true, 0, "u:", 0, 2) ? authcId.substring(2) : authcId;
-        return onWorkers(() -> {
-            Entry entry;
-            try {
-                entry = AuthorizationIdentity.mapper(server).map(name, server.backends());
-            } catch (BackendException e) {
-                return errorResult(e.resultCode(), e.getMessage());
-            }
-            return entry == null ? invalidCredentials() : passwordBind(entry.getName(), password);
-        });
-    }
-
-    private static int indexOfNul(ByteString bytes, int from) {
-        for (int i = from; i < bytes.length(); i++) {
-            if (bytes.byteAt(i) == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * A PLAIN bind whose password matched {@code user}'s: the connection is authenticated as that user, or, with an
-     * authorization identity naming another, as that one if the access policy lets the user act as it
-     * ({@code mayProxyAs}). Refused, the answer is invalidCredentials (as OpenDJ answers it), with the reason.
-     * Runs on a worker whenever there is an authorization identity (it reads the backends).
-     */
-    private Result plainAuthorized(AuthenticationInfo user) {
-        AuthenticationInfo authenticated = user.withAuthMethod(PLAIN_METHOD);
-        if (plainAuthzId.isEmpty()) {
-            return success(authenticated);
-        }
-        long epoch = server.writeEpoch().current();
-        AuthorizationIdentity target;
-        try {
-            target = AuthorizationIdentity.resolve(server, plainAuthzId, PLAIN_METHOD);
-        } catch (BackendException e) {
-            return errorResult(e.resultCode(), e.getMessage());
-        }
-        if (target == null || target.anonymous()) {
-            return errorResult(ResultCode.INVALID_CREDENTIALS,
-                    "The authorization identity names no user that can be acted as");
-        }
-        if (target.as().authenticationDN().equals(authenticated.authenticationDN())) {
-            return success(authenticated);
-        }
-        if (authenticated.mustChangePassword()) {
-            return errorResult(ResultCode.INVALID_CREDENTIALS, "An administrator reset this account's password: "
-                    + "change it before acting as another user");
-        }
-        AccessDecision allowed = server.accessPolicy().mayProxyAs(
-                new Requester(authenticated, session.clientAddress(), session.securityStrength()), target.entry());
-        if (!allowed.allowed()) {
-            return errorResult(ResultCode.INVALID_CREDENTIALS, allowed.message());
-        }
-        Result result = success(target.as());
-        // Root users live in the configuration, which does not change while the server runs.
-        return target.as().root() ? result
-                : unlessAWriteRaced(target.backend(), target.as().authenticationDN(), result, epoch);
-    }
-
-    /**
-     * EXTERNAL with {@code ds-cfg-certificate-mapping: user-certificate}: the one entry, in any naming context,
-     * whose {@code userCertificate} holds the presented certificate byte for byte. None, or more than one:
-     * invalidCredentials. The backend narrows the search with an equality index on userCertificate when one
-     * is configured (certificateExactMatch: issuer and serial), and walks the entries otherwise.
-     */
-    private Result externalByCertificate(X509Certificate certificate, String requestedAuthzId) {
-        Result pre = preOperation();
-        if (pre != null) {
-            return pre;
-        }
-        return onWorkers(() -> {
-            long epoch = server.writeEpoch().current();
-            List<Entry> holders = new java.util.ArrayList<>(2);
-            try {
-                Filter filter = Filter.equality(CertificateMapping.USER_CERTIFICATE,
-                        ByteString.wrap(certificate.getEncoded()));
-                for (Backend b : server.backends().userBackends()) {
-                    for (DN base : b.baseDNs()) {
-                        searchHolders(b, base, filter, certificate, holders);
-                    }
-                }
-            } catch (BackendException e) {
-                return errorResult(e.resultCode(), e.getMessage());
-            } catch (java.security.cert.CertificateEncodingException e) {
-                return invalidCredentials();
-            }
-            if (holders.size() != 1) {
-                return invalidCredentials();
-            }
-            Entry entry = holders.get(0);
-            DN dn = entry.getName();
-            bindDN = dn;
-            if (server.accounts().whyRefused(entry) != null) {
-                return refused(entry);
-            }
-            Result otherIdentity = refuseOtherAuthzId(requestedAuthzId, dn);
-            if (otherIdentity != null) {
-                return otherIdentity;
-            }
-            Backend holder = server.backends().backendFor(dn);
-            server.accounts().succeeded(holder, entry, null);
-            return unlessAWriteRaced(holder, dn,
-                    success(server.accounts().authenticationInfo(entry).withAuthMethod(AuthenticationInfo.SSL)), epoch);
-        });
-    }
-
-    /** Adds to {@code holders} the entries under {@code base} holding the certificate (stops at two). */
-    private static void searchHolders(Backend backend, DN base, Filter filter, X509Certificate certificate,
-                                      List<Entry> holders) throws BackendException {
-        try {
-            backend.search(base, SearchScope.WHOLE_SUBTREE, filter, candidate -> {
-                if (CertificateMapping.holds(candidate, certificate)) {
-                    holders.add(candidate);
-                }
-                return holders.size() < 2;
-            });
-        } catch (BackendException e) {
-            if (e.resultCode() != ResultCode.NO_SUCH_OBJECT) { // a naming context without its base entry yet
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * invalidCredentials when the client asked for an authorization identity (RFC 4513 "dn:" form) other than
-     * the certificate's entry: acting as another is not supported. {@code null} when none was asked, or that one.
-     */
-    private Result refuseOtherAuthzId(String authzId, DN dn) {
-        if (authzId.isEmpty()) {
-            return null;
-        }
-        if (authzId.regionMatches(true, 0, "dn:", 0, 3)) {
-            try {
-                if (DN.valueOf(authzId.substring(3), server.schema()).equals(dn)) {
-                    return null;
-                }
-            } catch (LocalizedIllegalArgumentException e) {
-                // not a DN: refused below
-            }
-        }
-        return errorResult(ResultCode.INVALID_CREDENTIALS, "An authorization identity other than the "
-                + "certificate's entry is not supported");
+        return new SaslExternal(this, tls).bind(authzId.toString());
     }
 
     /** Whether {@code ds-cfg-require-secure-password-binds} lets this client send its password without TLS. */
-    private boolean passwordMayTravelInClear() {
+    boolean passwordMayTravelInClear() {
         switch (server.config().securePasswordBinds()) {
             case NEVER:
                 return true;
@@ -607,7 +367,7 @@ public class BindOperation extends Operation {
     }
 
     /** A refused account (disabled, locked, no policy) answers as a wrong password, plus accountLocked if asked. */
-    private Result refused(Entry entry) {
+    Result refused(Entry entry) {
         return server.accounts().isLocked(entry) ? lockedOut() : invalidCredentials();
     }
 
@@ -630,7 +390,7 @@ public class BindOperation extends Operation {
      *
      * @param epoch the write epoch taken before the entry was read
      */
-    private Result unlessAWriteRaced(Backend backend, DN dn, Result result, long epoch) {
+    Result unlessAWriteRaced(Backend backend, DN dn, Result result, long epoch) {
         if (server.writeEpoch().current() == epoch) {
             return result;
         }
@@ -659,10 +419,10 @@ public class BindOperation extends Operation {
      * what its authorization identity names.
      */
     private Result authenticated(AuthenticationInfo user) {
-        return plainAuthzId == null ? success(user) : plainAuthorized(user);
+        return plain == null ? success(user) : plain.authorized(user);
     }
 
-    private Result success(AuthenticationInfo info) {
+    Result success(AuthenticationInfo info) {
         outcome = info;
         if (!info.isAnonymous()) {
             session.authenticated(info);
@@ -677,7 +437,7 @@ public class BindOperation extends Operation {
         return result;
     }
 
-    private Result invalidCredentials() {
+    Result invalidCredentials() {
         return Responses.newBindResult(ResultCode.INVALID_CREDENTIALS);
     }
 
@@ -702,6 +462,11 @@ public class BindOperation extends Operation {
         return OperationType.BIND;
     }
 
+    /** The entry a SASL mechanism found to bind as: what the bind targets and logs. */
+    void bindDN(DN dn) {
+        bindDN = dn;
+    }
+
     @Override
     public DN targetDN() {
         return bindDN;
@@ -719,7 +484,7 @@ public class BindOperation extends Operation {
         }
         String authDN = AccessRecord.quoted("authDN", outcome.authenticationDN());
         // A PLAIN bind authorized as another user: who proved the password, and whom the connection acts as.
-        if (plainAuthzId == null || plainAuthzId.isEmpty() || bindDN.equals(outcome.authenticationDN())) {
+        if (plain == null || plain.authzId().isEmpty() || bindDN.equals(outcome.authenticationDN())) {
             return authDN;
         }
         return AccessRecord.quoted("authDN", bindDN) + " "
