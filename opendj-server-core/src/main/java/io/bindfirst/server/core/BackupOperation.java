@@ -2,13 +2,10 @@ package io.bindfirst.server.core;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
-import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
@@ -19,24 +16,16 @@ import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackupManifest;
 import io.bindfirst.server.log.AccessRecord;
-import io.bindfirst.server.plugin.OperationType;
 
 /**
  * The backup extended operation ({@link BackupRequest}): the server copies a consistent state of one of its
  * backends into a directory of its host while it goes on serving writes (bin/backup sends it). Root users
  * only, as the access policy decides. The copying runs in the slow lane, away from the workers.
  */
-public final class BackupOperation extends Operation {
-    private final ExtendedRequest<?> request;
+public final class BackupOperation extends ExtendedRequestOperation {
 
     public BackupOperation(ServerContext server, Session session, int messageId, ExtendedRequest<?> request) {
-        super(server, session, messageId);
-        this.request = request;
-    }
-
-    @Override
-    protected List<Control> requestControls() {
-        return request.getControls();
+        super(server, session, messageId, request);
     }
 
     @Override
@@ -80,26 +69,6 @@ public final class BackupOperation extends Operation {
                 return errorResult(e.resultCode(), e.getMessage());
             }
         });
-    }
-
-    @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newGenericExtendedResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
-    protected String kind() {
-        return "EXTENDED";
-    }
-
-    @Override
-    public OperationType operationType() {
-        return OperationType.EXTENDED;
-    }
-
-    @Override
-    public DN targetDN() {
-        return null;
     }
 
     @Override

@@ -1,19 +1,15 @@
 package io.bindfirst.server.core;
 
-import java.util.List;
 
-import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.DecodeException;
 import org.forgerock.opendj.ldap.DecodeOptions;
 import org.forgerock.opendj.ldap.ResultCode;
-import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.CancelExtendedRequest;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
 import io.bindfirst.server.log.AccessRecord;
-import io.bindfirst.server.plugin.OperationType;
 
 /**
  * The Cancel extended operation (RFC 3909): stops an outstanding operation of the same connection, named by its
@@ -22,24 +18,17 @@ import io.bindfirst.server.plugin.OperationType;
  * {@code noSuchOperation} when nothing outstanding has that ID, {@code cannotCancel} for a bind, StartTLS or
  * another cancel. Nothing blocks meanwhile: the cancel finishes on the thread where the other operation does.
  */
-public final class CancelOperation extends Operation {
-    private final ExtendedRequest<?> request;
+public final class CancelOperation extends ExtendedRequestOperation {
     private int target = -1;
 
     public CancelOperation(ServerContext server, Session session, int messageId, ExtendedRequest<?> request) {
-        super(server, session, messageId);
-        this.request = request;
+        super(server, session, messageId, request);
     }
 
     /** RFC 3909 2: a cancel can be neither abandoned nor cancelled. */
     @Override
     public boolean abandonable() {
         return false;
-    }
-
-    @Override
-    protected List<Control> requestControls() {
-        return request.getControls();
     }
 
     @Override
@@ -63,26 +52,6 @@ public final class CancelOperation extends Operation {
         return finishWhen(op.cancel().thenApply(code -> ResultCode.CANCELLED.equals(code)
                 ? Responses.newGenericExtendedResult(ResultCode.SUCCESS)
                 : errorResult(ResultCode.TOO_LATE, "Operation " + target + " had gone too far to be cancelled")));
-    }
-
-    @Override
-    protected Result errorResult(ResultCode code, String message) {
-        return Responses.newGenericExtendedResult(code).setDiagnosticMessage(message);
-    }
-
-    @Override
-    protected String kind() {
-        return "EXTENDED";
-    }
-
-    @Override
-    public OperationType operationType() {
-        return OperationType.EXTENDED;
-    }
-
-    @Override
-    public DN targetDN() {
-        return null;
     }
 
     @Override

@@ -1,16 +1,12 @@
 package io.bindfirst.server.core;
 
-import java.util.List;
 
-import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.ResultCode;
-import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.requests.StartTLSExtendedRequest;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
-import io.bindfirst.server.plugin.OperationType;
 
 /**
  * StartTLS (RFC 4511 4.14, RFC 4513 3): on success the response goes out in clear and the client's next bytes
@@ -18,12 +14,10 @@ import io.bindfirst.server.plugin.OperationType;
  * already established; with unavailable where this listener offers no StartTLS. Every response names the
  * StartTLS OID. Not abandonable (RFC 4511 4.11).
  */
-public final class StartTlsOperation extends Operation {
-    private final ExtendedRequest<?> request;
+public final class StartTlsOperation extends ExtendedRequestOperation {
 
     public StartTlsOperation(ServerContext server, Session session, int messageId, ExtendedRequest<?> request) {
-        super(server, session, messageId);
-        this.request = request;
+        super(server, session, messageId, request);
     }
 
     @Override
@@ -34,11 +28,6 @@ public final class StartTlsOperation extends Operation {
     @Override
     protected boolean allowedBeforePasswordChange() {
         return true;
-    }
-
-    @Override
-    protected List<Control> requestControls() {
-        return request.getControls();
     }
 
     @Override
@@ -64,21 +53,6 @@ public final class StartTlsOperation extends Operation {
     protected Result errorResult(ResultCode code, String message) {
         return Responses.newGenericExtendedResult(code).setOID(StartTLSExtendedRequest.OID)
                 .setDiagnosticMessage(message);
-    }
-
-    @Override
-    protected String kind() {
-        return "EXTENDED";
-    }
-
-    @Override
-    public OperationType operationType() {
-        return OperationType.EXTENDED;
-    }
-
-    @Override
-    public DN targetDN() {
-        return null;
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.forgerock.opendj.ldap.ByteSequence;
  * times the count, and the cap ({@link Pbkdf2HmacSha256Scheme#MAX_ITERATIONS} in SHA-256 iterations) allows
  * 1,250,000 stored iterations. The password is used as the bytes presented, as 389 does.
  */
-public final class Ds389Pbkdf2Sha256Scheme implements PasswordStorageScheme {
+public final class Ds389Pbkdf2Sha256Scheme extends Pbkdf2Encoding {
 
     /** The scheme name. */
     public static final String NAME = "PBKDF2_SHA256";
@@ -30,10 +30,8 @@ public final class Ds389Pbkdf2Sha256Scheme implements PasswordStorageScheme {
     private static final int TOTAL_LENGTH = ITERATIONS_LENGTH + SALT_LENGTH + KEY_LENGTH;
     private static final Pbkdf2Prf PRF = Pbkdf2Prf.SHA256;
 
-    @Override
-    public PasswordStorageScheme withCosts(SchemeCosts costs) {
-        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
-                costs.pbkdf2Iterations()));
+    public Ds389Pbkdf2Sha256Scheme() {
+        super(SALT_LENGTH, DEFAULT_ITERATIONS);
     }
 
     @Override
@@ -41,13 +39,8 @@ public final class Ds389Pbkdf2Sha256Scheme implements PasswordStorageScheme {
         return NAME;
     }
 
-    @Override
-    public String encodeValue(ByteSequence clear) {
-        SchemeSupport.requireNonEmptyPassword(clear);
-        return encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH), DEFAULT_ITERATIONS);
-    }
-
     /** Encodes with the given 64-byte salt and count; lets tests compare against independently computed values. */
+    @Override
     String encodeValue(ByteSequence clear, byte[] salt, int iterations) {
         SchemeSupport.requireNonEmptyPassword(clear);
         if (salt.length != SALT_LENGTH || !PRF.affordable(iterations, KEY_LENGTH)) {

@@ -17,7 +17,7 @@ import org.forgerock.opendj.ldap.ByteSequence;
  * <p>The password is the bytes presented, as both servers take it. The work a stored value asks for is capped
  * like that of {@link Pbkdf2HmacSha256Scheme} (its {@code MAX_ITERATIONS}, counted in SHA-256 iterations).
  */
-public final class OpenLdapPbkdf2Scheme implements PasswordStorageScheme {
+public final class OpenLdapPbkdf2Scheme extends Pbkdf2Encoding {
 
     /** Iterations of newly encoded values: the module's default. */
     public static final int DEFAULT_ITERATIONS = 10_000;
@@ -39,14 +39,9 @@ public final class OpenLdapPbkdf2Scheme implements PasswordStorageScheme {
     private final Pbkdf2Prf prf;
 
     private OpenLdapPbkdf2Scheme(String name, Pbkdf2Prf prf) {
+        super(SALT_LENGTH, DEFAULT_ITERATIONS);
         this.name = name;
         this.prf = prf;
-    }
-
-    @Override
-    public PasswordStorageScheme withCosts(SchemeCosts costs) {
-        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
-                costs.pbkdf2Iterations()));
     }
 
     @Override
@@ -54,13 +49,8 @@ public final class OpenLdapPbkdf2Scheme implements PasswordStorageScheme {
         return name;
     }
 
-    @Override
-    public String encodeValue(ByteSequence clear) {
-        SchemeSupport.requireNonEmptyPassword(clear);
-        return encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH), DEFAULT_ITERATIONS);
-    }
-
     /** Encodes with the given salt and count; lets tests compare against independently computed values. */
+    @Override
     String encodeValue(ByteSequence clear, byte[] salt, int iterations) {
         SchemeSupport.requireNonEmptyPassword(clear);
         if (salt.length == 0 || !prf.affordable(iterations, prf.blockLength())) {

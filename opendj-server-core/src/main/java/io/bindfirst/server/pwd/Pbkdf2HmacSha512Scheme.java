@@ -13,7 +13,7 @@ import org.forgerock.opendj.ldap.ByteSequence;
  * is honoured while its work, counted in HMAC-SHA-256 iterations (three per SHA-512 one, see
  * {@link Pbkdf2Prf}), stays within {@link Pbkdf2HmacSha256Scheme#MAX_ITERATIONS}.
  */
-public final class Pbkdf2HmacSha512Scheme implements PasswordStorageScheme {
+public final class Pbkdf2HmacSha512Scheme extends Pbkdf2Encoding {
 
     /** The scheme name. */
     public static final String NAME = "PBKDF2-HMAC-SHA512";
@@ -26,10 +26,8 @@ public final class Pbkdf2HmacSha512Scheme implements PasswordStorageScheme {
 
     private static final Pbkdf2Prf PRF = Pbkdf2Prf.SHA512;
 
-    @Override
-    public PasswordStorageScheme withCosts(SchemeCosts costs) {
-        return SchemeSupport.encodingWith(this, clear -> encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH),
-                costs.pbkdf2Iterations()));
+    public Pbkdf2HmacSha512Scheme() {
+        super(SALT_LENGTH, DEFAULT_ITERATIONS);
     }
 
     @Override
@@ -37,14 +35,8 @@ public final class Pbkdf2HmacSha512Scheme implements PasswordStorageScheme {
         return NAME;
     }
 
-    /** @throws IllegalArgumentException also if {@code clear} is not valid UTF-8 */
-    @Override
-    public String encodeValue(ByteSequence clear) {
-        SchemeSupport.requireNonEmptyPassword(clear);
-        return encodeValue(clear, SchemeSupport.randomSalt(SALT_LENGTH), DEFAULT_ITERATIONS);
-    }
-
     /** Encodes with the given salt and count; lets tests compare against independently computed values. */
+    @Override
     String encodeValue(ByteSequence clear, byte[] salt, int iterations) {
         SchemeSupport.requireNonEmptyPassword(clear);
         if (salt.length == 0 || !PRF.affordable(iterations, KEY_LENGTH)) {
