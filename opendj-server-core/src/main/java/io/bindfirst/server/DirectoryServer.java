@@ -43,7 +43,6 @@ import io.bindfirst.server.backend.BackendProvider;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
 import io.bindfirst.server.config.AccessControlConfig;
-import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.OperationFactory;
 import io.bindfirst.server.group.Groups;
@@ -206,7 +205,7 @@ public final class DirectoryServer implements AutoCloseable {
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
                     monitor);
-            Groups groups = new Groups(schema, backends, Groups.memberOfAlias(config));
+            Groups groups = new Groups(schema, backends, config.memberOfAlias());
             groups.load();
             WriteEpoch writeEpoch = new WriteEpoch();
             AccessPolicy accessPolicy = accessPolicy(config, schema, passwords, backends, configSuffix, groups);
@@ -270,7 +269,7 @@ public final class DirectoryServer implements AutoCloseable {
             try {
                 Class<? extends Plugin> type = Class.forName(pc.className()).asSubclass(Plugin.class);
                 if (type == ReferentialIntegrityPlugin.class) {
-                    out.add(new ReferentialIntegrityPlugin(config, context.schema(), context.groups(),
+                    out.add(new ReferentialIntegrityPlugin(pc, context.schema(), context.groups(),
                             context.backends(), context.commits()));
                     continue;
                 }
@@ -329,12 +328,7 @@ public final class DirectoryServer implements AutoCloseable {
     private static AccessPolicy accessPolicy(ServerConfig config, Schema schema, PasswordAttribute passwords,
                                              Backends backends, DN configSuffix, Groups groups)
             throws ServerStartException, BackendException {
-        AccessControlConfig settings;
-        try {
-            settings = AccessControlConfig.read(config);
-        } catch (ConfigException e) {
-            throw new ServerStartException(e.getMessage());
-        }
+        AccessControlConfig settings = config.accessControl();
         if (!settings.enabled()) {
             return new RootOnlyPolicy(passwords, configSuffix, MonitorBackend.BASE_DN);
         }

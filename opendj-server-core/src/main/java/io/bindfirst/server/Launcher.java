@@ -10,7 +10,6 @@ import java.util.concurrent.CountDownLatch;
 
 import io.bindfirst.server.config.ConfigException;
 import io.bindfirst.server.config.ConfigLoader;
-import io.bindfirst.server.config.ErrorLogConfig;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.log.ErrorLog;
 
@@ -101,7 +100,7 @@ public final class Launcher {
             if (ceiling) {
                 config = config.withBindCeiling(true);
             }
-            Optional<ErrorLog.Settings> errors = ErrorLogConfig.read(config);
+            Optional<ErrorLog.Settings> errors = Optional.ofNullable(config.errorLog());
             if (errors.isPresent()) {
                 try {
                     ErrorLog.install(errors.get()); // for the life of this process: closed with it

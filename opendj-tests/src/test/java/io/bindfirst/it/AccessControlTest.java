@@ -6,6 +6,8 @@ import static org.testng.Assert.assertNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
+import java.util.List;
+
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -17,6 +19,8 @@ import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
+
+import io.bindfirst.server.config.AccessControlConfig;
 
 /**
  * ACIs end to end, one permission at a time, through OpenLDAP's tools where they have a command for it: an ACI
@@ -247,13 +251,9 @@ public class AccessControlTest {
 
     @Test
     public void unindexedSearchesCanRequireThePrivilege() throws Exception {
-        org.forgerock.opendj.ldap.Entry handler = new org.forgerock.opendj.ldap.LinkedHashMapEntry(
-                "cn=Access Control Handler,cn=config");
-        handler.addAttribute("ds-cfg-enabled", "true");
-        handler.addAttribute("ds-cfg-unindexed-search-requires-privilege", "true");
-        handler.addAttribute("ds-cfg-global-aci", "(targetattr!=\"userPassword\")(version 3.0; acl \"read\"; "
-                + "allow (read,search,compare) userdn=\"ldap:///anyone\";)");
-        try (TestServer strict = TestServer.start(20, c -> c.withConfigEntry(handler));
+        AccessControlConfig handler = new AccessControlConfig(true, List.of("(targetattr!=\"userPassword\")"
+                + "(version 3.0; acl \"read\"; allow (read,search,compare) userdn=\"ldap:///anyone\";)"), true);
+        try (TestServer strict = TestServer.start(20, c -> c.withAccessControl(handler));
              LDAPConnection rootUser = strict.bindAs(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
              LDAPConnection user = strict.bindAs(TestServer.user(3), TestServer.USER_PASSWORD)) {
             String unindexed = "(description=*)";
@@ -283,12 +283,9 @@ public class AccessControlTest {
 
     @Test
     public void aNarrowGlobalAciLeavesTheServiceAccountItsReadAccess() throws Exception {
-        org.forgerock.opendj.ldap.Entry handler = new org.forgerock.opendj.ldap.LinkedHashMapEntry(
-                "cn=Access Control Handler,cn=config");
-        handler.addAttribute("ds-cfg-enabled", "true");
-        handler.addAttribute("ds-cfg-global-aci", "(targetattr=\"objectClass||uid||cn\")(version 3.0; acl \"safe\"; "
-                + "allow (read,search,compare) userdn=\"ldap:///anyone\";)");
-        try (TestServer narrow = TestServer.start(20, c -> c.withConfigEntry(handler));
+        AccessControlConfig handler = new AccessControlConfig(true, List.of("(targetattr=\"objectClass||uid||cn\")"
+                + "(version 3.0; acl \"safe\"; allow (read,search,compare) userdn=\"ldap:///anyone\";)"), false);
+        try (TestServer narrow = TestServer.start(20, c -> c.withAccessControl(handler));
              LDAPConnection anonymous = narrow.connect();
              LDAPConnection app = narrow.bindAs(TestServer.SERVICE_ACCOUNT, TestServer.USER_PASSWORD)) {
             SearchResultEntry seen = anonymous.searchForEntry(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.3)");

@@ -27,16 +27,10 @@ public record AccessControlConfig(boolean enabled, List<String> globalAcis, bool
         globalAcis = List.copyOf(globalAcis);
     }
 
-    /** The settings; without the entry, access control is off (the fixed rules). */
-    public static AccessControlConfig read(ServerConfig config) throws ConfigException {
-        for (Entry e : config.entries()) {
-            if (e.getName().equals(ENTRY)) {
-                return read(e);
-            }
-        }
-        return new AccessControlConfig(false, List.of(), false);
-    }
+    /** Without the entry: access control off (the fixed rules). */
+    public static final AccessControlConfig OFF = new AccessControlConfig(false, List.of(), false);
 
+    /** The settings {@code e} (the handler's entry) gives. */
     static AccessControlConfig read(Entry e) throws ConfigException {
         boolean enabled = ConfigLoader.bool(e, "ds-cfg-enabled", true);
         List<String> acis = new ArrayList<>();

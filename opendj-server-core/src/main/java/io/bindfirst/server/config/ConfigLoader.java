@@ -24,6 +24,7 @@ import org.forgerock.opendj.ldif.LDIFEntryReader;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.IndexType;
+import io.bindfirst.server.log.ErrorLog;
 import io.bindfirst.server.log.AccessLogFormat;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.Argon2Scheme;
@@ -63,6 +64,8 @@ public final class ConfigLoader {
     static final DN BACKENDS = DN.valueOf("cn=Backends,cn=config");
     static final DN ACCESS_LOGGER = DN.valueOf("cn=File-Based Access Logger,cn=Loggers,cn=config");
     static final DN PLUGINS = DN.valueOf("cn=Plugins,cn=config");
+    /** The entry that configures the isMemberOf virtual attribute (its memberOf alias). */
+    static final DN IS_MEMBER_OF = DN.valueOf("cn=isMemberOf,cn=Virtual Attributes,cn=config");
     /**
      * The entry that configured the registry's upkeep as a plugin before it was built into the server (it is now a
      * listener of every committed change and cannot be turned off): read and ignored, so that an instance set up
@@ -194,7 +197,7 @@ public final class ConfigLoader {
                 }
                 String className = requiredString(e, "ds-cfg-java-class");
                 if (bool(e, "ds-cfg-enabled", true)) {
-                    plugins.add(new ServerConfig.PluginConfig(dn, className));
+                    plugins.add(new ServerConfig.PluginConfig(dn, className, strings(e, "ds-cfg-attribute-type")));
                 }
             } else if (dn.isChildOf(ROOT_DNS)) {
                 rootUsers.add(rootUser(e));
@@ -222,11 +225,14 @@ public final class ConfigLoader {
                     logFormat(logger));
         }
         Entry errorLogger = entries.get(ErrorLogConfig.ENTRY);
-        if (errorLogger != null) {
-            ErrorLogConfig.read(errorLogger, instanceRoot); // checked here; installed by the process (Launcher)
-        }
+        ErrorLog.Settings errorLog = errorLogger == null ? null
+                : ErrorLogConfig.read(errorLogger, instanceRoot).orElse(null); // installed by the process (Launcher)
+        Entry accessControl = entries.get(AccessControlConfig.ENTRY);
+        Entry isMemberOf = entries.get(IS_MEMBER_OF);
         return new ServerConfig(instanceRoot, schemaDir, listener, ldapsListener, tls, securePasswordBinds, limits,
                 workQueue, passwords, rootUsers, backends, samples, plugins, accessLog, httpMetrics(), sasl(backends),
+                accessControl == null ? AccessControlConfig.OFF : AccessControlConfig.read(accessControl), errorLog,
+                isMemberOf != null && bool(isMemberOf, "ds-cfg-member-of-alias", false),
                 List.copyOf(entries.values()));
     }
 

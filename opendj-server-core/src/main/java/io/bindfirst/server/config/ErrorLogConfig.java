@@ -12,8 +12,9 @@ import io.bindfirst.server.log.LogRotation;
 
 /**
  * {@code cn=File-Based Error Logger,cn=Loggers,cn=config}: where the server log goes, at which severity, and how it
- * rotates (the access logger's attribute names). Read by the process that runs the server; {@link ConfigLoader}
- * reads it too, so that a bad value stops the start like any other.
+ * rotates (the access logger's attribute names). Read by {@link ConfigLoader} into
+ * {@link ServerConfig#errorLog()}, so that a bad value stops the start like any other; installed by the process
+ * that runs the server.
  */
 public final class ErrorLogConfig {
     static final DN ENTRY = DN.valueOf("cn=File-Based Error Logger,cn=Loggers,cn=config");
@@ -21,16 +22,7 @@ public final class ErrorLogConfig {
     private ErrorLogConfig() {
     }
 
-    /** The settings, or empty when the entry is absent or disabled (the console only, as before). */
-    public static Optional<ErrorLog.Settings> read(ServerConfig config) throws ConfigException {
-        for (Entry e : config.entries()) {
-            if (e.getName().equals(ENTRY)) {
-                return read(e, config.instanceRoot());
-            }
-        }
-        return Optional.empty();
-    }
-
+    /** The settings of the logger's entry {@code e}, or empty when it is disabled (the console only). */
     static Optional<ErrorLog.Settings> read(Entry e, Path instanceRoot) throws ConfigException {
         if (!ConfigLoader.bool(e, "ds-cfg-enabled", true)) {
             return Optional.empty();

@@ -11,6 +11,7 @@ import org.forgerock.opendj.ldap.Entry;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.log.AccessLogFormat;
+import io.bindfirst.server.log.ErrorLog;
 import io.bindfirst.server.log.LogRotation;
 import io.bindfirst.server.pwd.PasswordPolicies;
 import io.bindfirst.server.pwd.SchemeCosts;
@@ -37,14 +38,21 @@ import io.bindfirst.server.pwd.SchemeCosts;
  * @param accessLog the access log file and its rotation, or {@code null} when disabled
  * @param httpMetrics the HTTP listener for Prometheus and health probes (on or off, where)
  * @param sasl the SASL mechanisms besides EXTERNAL (whose settings are TLS's) and the identity mapper
- * @param entries the configuration entries as read, served read-only under {@code cn=config}
+ * @param accessControl whether ACIs decide access, and the global ACIs ({@code cn=Access Control Handler})
+ * @param errorLog the server log's file, severity and rotation, or {@code null} for the console only
+ *        ({@code cn=File-Based Error Logger,cn=Loggers}; installed by the process that runs the server)
+ * @param memberOfAlias whether {@code memberOf} is served as an alias of {@code isMemberOf}
+ *        ({@code ds-cfg-member-of-alias} of {@code cn=isMemberOf,cn=Virtual Attributes})
+ * @param entries the configuration entries as read, served read-only under {@code cn=config}; every setting
+ *        above is read from them by the loader, and nothing reads them again
  */
 public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener listener, Listener ldapsListener,
                            Tls tls, SecurePasswordBinds securePasswordBinds, Limits limits,
                            WorkQueue workQueue, Passwords passwords, List<RootUser> rootUsers,
                            List<BackendConfig> backends, Map<String, Integer> sampleEntries,
                            List<PluginConfig> plugins, AccessLogFile accessLog, HttpMetrics httpMetrics,
-                           Sasl sasl, List<Entry> entries) {
+                           Sasl sasl, AccessControlConfig accessControl, ErrorLog.Settings errorLog,
+                           boolean memberOfAlias, List<Entry> entries) {
 
     public ServerConfig {
         rootUsers = List.copyOf(rootUsers);
@@ -365,7 +373,15 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     }
 
     /** @param entry the plugin's configuration entry (named in errors); @param className its class */
-    public record PluginConfig(DN entry, String className) {
+    /**
+     * @param entry the plugin's entry under {@code cn=Plugins,cn=config}
+     * @param className its {@code ds-cfg-java-class}
+     * @param attributeTypes its {@code ds-cfg-attribute-type} values, as written (referential integrity's)
+     */
+    public record PluginConfig(DN entry, String className, List<String> attributeTypes) {
+        public PluginConfig {
+            attributeTypes = List.copyOf(attributeTypes);
+        }
     }
 
     /**
@@ -542,28 +558,30 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withListener(Listener newListener) {
         return new ServerConfig(instanceRoot, schemaDirectory, newListener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     /** @param newAccessLog the access log and its rotation, or {@code null} for none */
     public ServerConfig withAccessLog(AccessLogFile newAccessLog) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, newAccessLog, httpMetrics, sasl, entries);
+                rootUsers, backends, sampleEntries, plugins, newAccessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     /** @param newLdaps the LDAPS listener, or {@code null} for none */
     public ServerConfig withLdapsListener(Listener newLdaps) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, newLdaps, tls, securePasswordBinds, limits,
                 workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
-                entries);
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     /** @param newTls the TLS settings, or {@code null} for no TLS at all */
     public ServerConfig withTls(Tls newTls) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, newTls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog,
-                httpMetrics, sasl, entries);
+                httpMetrics, sasl, accessControl, errorLog, memberOfAlias, entries);
     }
 
     /** The same backends with one more equality index on each ({@code ds-cfg-equality-index}). */
@@ -579,31 +597,31 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, indexed, sampleEntries, plugins, accessLog,
-                httpMetrics, sasl, entries);
+                httpMetrics, sasl, accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withHttpMetrics(HttpMetrics newHttpMetrics) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, newHttpMetrics,
-                sasl, entries);
+                sasl, accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withSasl(Sasl newSasl) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics,
-                newSasl, entries);
+                newSasl, accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withSecurePasswordBinds(SecurePasswordBinds which) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, which, limits,
                 workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
-                entries);
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withPasswords(Passwords newPasswords) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, newPasswords, rootUsers, backends, sampleEntries, plugins, accessLog,
-                httpMetrics, sasl, entries);
+                httpMetrics, sasl, accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withListenPort(int port) {
@@ -617,49 +635,37 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
     public ServerConfig withLimits(Limits newLimits) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 newLimits, workQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     /** The same configuration with these password policies (tests; a server reads them from cn=config). */
     public ServerConfig withPasswordPolicies(PasswordPolicies policies) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords.withPolicies(policies),
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withWorkQueue(WorkQueue newWorkQueue) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, newWorkQueue, passwords,
-                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     public ServerConfig withSampleEntries(Map<String, Integer> newSampleEntries) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, backends, newSampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                rootUsers, backends, newSampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
-    /**
-     * The configuration with the entry named as {@code entry} replaced by it (or added), for the settings read
-     * from the entries when the server starts (access control, the error log).
-     */
-    public ServerConfig withConfigEntry(Entry entry) {
-        List<Entry> changed = new ArrayList<>();
-        boolean replaced = false;
-        for (Entry e : entries) {
-            if (e.getName().equals(entry.getName())) {
-                changed.add(entry);
-                replaced = true;
-            } else {
-                changed.add(e);
-            }
-        }
-        if (!replaced) {
-            changed.add(entry);
-        }
+    /** The configuration with these access control settings (as {@code cn=Access Control Handler} would say). */
+    public ServerConfig withAccessControl(AccessControlConfig newAccessControl) {
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords, rootUsers, backends, sampleEntries, plugins, accessLog, httpMetrics,
-                sasl, changed);
+                sasl, newAccessControl, errorLog, memberOfAlias, entries);
     }
 
     /** One more root user (not added to {@link #entries}, which mirror the file as read). */
@@ -668,7 +674,8 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         more.add(rootUser);
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                more, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                more, backends, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 
     /**
@@ -688,6 +695,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,
-                rootUsers, changed, sampleEntries, plugins, accessLog, httpMetrics, sasl, entries);
+                rootUsers, changed, sampleEntries, plugins, accessLog, httpMetrics, sasl,
+                accessControl, errorLog, memberOfAlias, entries);
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.Filter;
@@ -22,7 +21,6 @@ import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.commit.AfterAnswer;
 import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.commit.ChangeListener;
-import io.bindfirst.server.config.ServerConfig;
 
 /**
  * Static groups ({@code groupOfNames}, {@code groupOfUniqueNames}) of the user backends, nested: a group named
@@ -47,33 +45,6 @@ public final class Groups implements ChangeListener {
         this.backends = backends;
         this.index = new GroupIndex(schema);
         this.isMemberOf = new IsMemberOf(this, schema, memberOfAlias);
-    }
-
-    /** The entry that configures isMemberOf. */
-    public static final DN CONFIG_ENTRY = DN.valueOf("cn=isMemberOf,cn=Virtual Attributes,cn=config");
-
-    /**
-     * Whether the configuration asks for {@code memberOf} as an alias of {@code isMemberOf}:
-     * {@code ds-cfg-member-of-alias} of {@link #CONFIG_ENTRY}, false when absent.
-     *
-     * @throws IllegalArgumentException naming the entry and attribute, for a value that is not true or false
-     */
-    public static boolean memberOfAlias(ServerConfig config) {
-        for (Entry e : config.entries()) {
-            if (e.getName().equals(CONFIG_ENTRY)) {
-                Attribute a = e.getAttribute("ds-cfg-member-of-alias");
-                if (a == null) {
-                    return false;
-                }
-                String v = a.firstValueAsString().trim();
-                if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-                    return Boolean.parseBoolean(v.toLowerCase(java.util.Locale.ROOT));
-                }
-                throw new IllegalArgumentException(CONFIG_ENTRY + ": ds-cfg-member-of-alias: '" + v
-                        + "' is neither true nor false");
-            }
-        }
-        return false;
     }
 
     /** Reads every group entry of the user backends into memory; the server calls it once, before listening. */

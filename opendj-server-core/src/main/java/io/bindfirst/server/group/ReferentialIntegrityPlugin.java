@@ -55,9 +55,13 @@ public final class ReferentialIntegrityPlugin implements Plugin {
     /**
      * Built by the server with the parts it needs (not the whole server context: the group package sits below the
      * operations, which read groups).
+     *
+     * @param config the plugin's configuration: {@code ds-cfg-attribute-type} names the attributes it keeps
+     *        (member and uniqueMember when none are given)
+     * @throws IllegalArgumentException naming the entry and attribute, for an attribute it cannot keep
      */
-    public ReferentialIntegrityPlugin(ServerConfig config, Schema schema, Groups groups, Backends backends,
-                                      CommitPath commits) {
+    public ReferentialIntegrityPlugin(ServerConfig.PluginConfig config, Schema schema, Groups groups,
+                                      Backends backends, CommitPath commits) {
         this.schema = schema;
         this.groups = groups;
         this.backends = backends;
@@ -65,35 +69,16 @@ public final class ReferentialIntegrityPlugin implements Plugin {
         this.types = attributeTypes(config, schema);
     }
 
-    /** The configured {@code ds-cfg-attribute-type} values (member and uniqueMember when none are given). */
-    private static List<AttributeType> attributeTypes(ServerConfig config, Schema schema) {
-        DN dn = null;
-        for (ServerConfig.PluginConfig pc : config.plugins()) {
-            if (pc.className().equals(ReferentialIntegrityPlugin.class.getName())) {
-                dn = pc.entry();
-            }
-        }
-        List<String> names = new ArrayList<>();
-        for (Entry e : config.entries()) {
-            if (e.getName().equals(dn)) {
-                Attribute a = e.getAttribute("ds-cfg-attribute-type");
-                if (a != null) {
-                    for (ByteString v : a) {
-                        names.add(v.toString().trim());
-                    }
-                }
-            }
-        }
-        if (names.isEmpty()) {
-            names.add("member");
-            names.add("uniqueMember");
-        }
+    /** The attribute types {@code config} names, checked against the schema. */
+    private static List<AttributeType> attributeTypes(ServerConfig.PluginConfig config, Schema schema) {
+        List<String> names = config.attributeTypes().isEmpty() ? List.of("member", "uniqueMember")
+                : config.attributeTypes();
         List<AttributeType> out = new ArrayList<>();
         for (String n : names) {
             AttributeType t = schema.asNonStrictSchema().getAttributeType(n);
             if (t.isPlaceHolder() || !GroupEntry.isMembership(t)) {
                 // The group index knows which groups name an entry through these two only.
-                throw new IllegalArgumentException(dn + ": ds-cfg-attribute-type: '" + n
+                throw new IllegalArgumentException(config.entry() + ": ds-cfg-attribute-type: '" + n
                         + "' is not supported; referential integrity keeps member and uniqueMember");
             }
             out.add(t);

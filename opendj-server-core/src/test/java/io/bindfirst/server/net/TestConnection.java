@@ -41,7 +41,8 @@ final class TestConnection {
                 ServerConfig.SecurePasswordBinds.NON_LOOPBACK,
                 new ServerConfig.Limits(0, 0, 0), new ServerConfig.WorkQueue(1, 16, 1, 100, Long.MAX_VALUE),
                 new ServerConfig.Passwords("SSHA512", false), List.of(), List.of(), Map.of(), List.of(), null,
-                ServerConfig.HttpMetrics.DISABLED, ServerConfig.Sasl.DEFAULTS, List.of());
+                ServerConfig.HttpMetrics.DISABLED, ServerConfig.Sasl.DEFAULTS,
+                io.bindfirst.server.config.AccessControlConfig.OFF, null, false, List.of());
         // Only what Operation.run and finish touch: plugins and the access log. No backend, schema or registry.
         server = new ServerContext(config, null, null, null, null, null, null, null, AccessLog.DISABLED, null,
                 Set.of(), new PluginInvoker(List.of()), null, null, null, new OperationCounts(), null, null,
