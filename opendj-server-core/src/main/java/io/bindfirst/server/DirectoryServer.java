@@ -390,12 +390,13 @@ public final class DirectoryServer implements AutoCloseable {
     /** Fills an empty backend with the demo's users; returns the entries created (0: it held data). */
     private static long createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes,
                                          PasswordAttribute passwords) throws BackendException {
-        if (users <= 0 || backend.entryCount() > 0) {
+        if (users <= 0 || backend.maintenance().entryCount() > 0) {
             return 0;
         }
         PasswordStorageScheme ssha = schemes.scheme("SSHA").orElseThrow();
         long t0 = System.nanoTime();
-        long n = backend.importEntries(new SampleData(backend.baseDNs().get(0), users, schema, ssha, passwords));
+        long n = backend.maintenance().importEntries(new SampleData(backend.baseDNs().get(0), users, schema, ssha,
+                passwords));
         LOG.info("Created {} sample entries under {} in {} ms", n, backend.baseDNs().get(0),
                 (System.nanoTime() - t0) / 1_000_000);
         return n;

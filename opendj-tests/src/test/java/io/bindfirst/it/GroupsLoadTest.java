@@ -52,7 +52,7 @@ public class GroupsLoadTest {
                 e.addAttribute(members);
                 entries.add(e);
             }
-            backend.importEntries(entries.iterator());
+            backend.maintenance().importEntries(entries.iterator());
 
             Groups groups = new Groups(schema, ctx.backends(), false);
             long t0 = System.nanoTime();

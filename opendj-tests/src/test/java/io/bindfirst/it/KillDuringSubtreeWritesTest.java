@@ -144,7 +144,7 @@ public class KillDuringSubtreeWritesTest {
         BackendProvider provider = ServiceLoader.load(BackendProvider.class).stream().map(ServiceLoader.Provider::get)
                 .filter(p -> p.type().equals(bc.type())).findFirst().orElseThrow();
         try (Backend backend = provider.open(bc, SchemaLoader.load(config.schemaDirectory()))) {
-            assertEquals(backend.verify(), List.of(), "what verify finds after kill -9");
+            assertEquals(backend.maintenance().verify(), List.of(), "what verify finds after kill -9");
             Map<String, Integer> placesBySubtree = new TreeMap<>();
             Map<String, String> topOf = new TreeMap<>();
             Map<String, Integer> entriesBySubtree = new TreeMap<>();

@@ -16,10 +16,10 @@ public class RestartTest {
     public void dataSurvivesRestartAndSampleDataIsNotRecreated() throws Exception {
         try (TestServer server = TestServer.start(250)) {
             Backend backend = server.server().context().backends().userBackends().get(0);
-            assertEquals(backend.entryCount(), 250 + TestServer.NON_USER_ENTRIES);
+            assertEquals(backend.maintenance().entryCount(), 250 + TestServer.NON_USER_ENTRIES);
             server.restart();
             backend = server.server().context().backends().userBackends().get(0);
-            assertEquals(backend.entryCount(), 250 + TestServer.NON_USER_ENTRIES);
+            assertEquals(backend.maintenance().entryCount(), 250 + TestServer.NON_USER_ENTRIES);
             try (LDAPConnection c = server.bindAs(TestServer.user(249), "password")) {
                 assertEquals(c.search(TestServer.PEOPLE, SearchScope.ONE, "(uid=user.249)").getEntryCount(), 1);
             }

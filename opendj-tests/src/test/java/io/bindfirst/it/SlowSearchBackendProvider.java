@@ -1,6 +1,5 @@
 package io.bindfirst.it;
 
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,6 +13,7 @@ import io.bindfirst.backend.je.JeBackendProvider;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackendMaintenance;
 import io.bindfirst.server.backend.BackendProvider;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.backend.EntryUpdate;
@@ -110,13 +110,8 @@ public final class SlowSearchBackendProvider implements BackendProvider {
             }
 
             @Override
-            public long importEntries(Iterator<Entry> entries) throws BackendException {
-                return je.importEntries(entries);
-            }
-
-            @Override
-            public long entryCount() throws BackendException {
-                return je.entryCount();
+            public BackendMaintenance maintenance() {
+                return je.maintenance();
             }
 
             @Override

@@ -161,7 +161,7 @@ public final class Backup implements Callable<Integer> {
             throw e;
         }
         try (opened) {
-            BackupManifest m = opened.backend().backup(dir);
+            BackupManifest m = opened.backend().maintenance().backup(dir);
             return String.format(Locale.ROOT, "Backed up backend %s to %s: %d files, %,d bytes (offline)", id, dir,
                     m.files().size(), m.bytes());
         } catch (BackendException e) {

@@ -65,7 +65,8 @@ public final class ExportLdif implements Callable<Integer> {
             boolean done = false;
             try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(ldifFile), 1 << 16);
                  LDIFEntryWriter writer = new LDIFEntryWriter(file)) {
-                progress = new Progress(out, System.console() != null, backend.entryCount(), System::nanoTime);
+                progress = new Progress(out, System.console() != null, backend.maintenance().entryCount(),
+                        System::nanoTime);
                 long[] count = {0};
                 for (DN base : backend.baseDNs()) {
                     if (!backend.entryExists(base)) {

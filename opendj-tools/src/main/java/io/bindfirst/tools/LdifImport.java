@@ -45,7 +45,7 @@ final class LdifImport {
     Outcome run(LdifRecords records, int threads) throws IOException, BackendException {
         long imported;
         try (CheckedRecords checked = new CheckedRecords(records, checks, threads)) {
-            imported = backend.importEntries(new Checked(checked), (item, reason) -> reject(item.record(),
+            imported = backend.maintenance().importEntries(new Checked(checked), (item, reason) -> reject(item.record(),
                     item.record().dnLine(), reason.getMessage()));
         } catch (UncheckedIOException e) {
             throw e.getCause();

@@ -94,9 +94,9 @@ public final class RebuildIndex implements Callable<Integer> {
             throw e;
         }
         try (opened) {
-            long total = opened.backend().entryCount();
+            long total = opened.backend().maintenance().entryCount();
             Progress progress = new Progress(out, System.console() != null, total, System::nanoTime);
-            long indexed = opened.backend().rebuildIndexes(names, done -> progress.update(done, done));
+            long indexed = opened.backend().maintenance().rebuildIndexes(names, done -> progress.update(done, done));
             progress.finish();
             double seconds = progress.seconds();
             out.println(String.format(Locale.ROOT, "Rebuilt %s %s of backend %s over %,d entries in %.1f s "

@@ -125,7 +125,7 @@ public final class Restore implements Callable<Integer> {
      */
     private String currentState(BackendConfig bc) throws ToolException {
         try (OfflineBackend opened = OfflineBackend.open(target.config(), target.root(), bc.id(), false, 0)) {
-            return String.format(Locale.ROOT, "%,d entries", opened.backend().entryCount());
+            return String.format(Locale.ROOT, "%,d entries", opened.backend().maintenance().entryCount());
         } catch (ToolException e) {
             if (OfflineBackend.inUse(e)) {
                 throw new ToolException(e.getMessage() + "; restore works on a stopped server only", e);
@@ -157,7 +157,7 @@ public final class Restore implements Callable<Integer> {
     /** The restored backend's entry count once it opens; otherwise the old database is put back. */
     private long opens(BackendConfig bc, Path db, Path aside, String stamp) throws ToolException {
         try (OfflineBackend opened = OfflineBackend.open(target.config(), target.root(), bc.id(), false, 0)) {
-            return opened.backend().entryCount();
+            return opened.backend().maintenance().entryCount();
         } catch (ToolException | BackendException e) {
             Path failed = db.resolveSibling(db.getFileName() + ".failed-restore-" + stamp);
             try {

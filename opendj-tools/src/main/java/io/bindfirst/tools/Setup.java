@@ -274,7 +274,7 @@ public final class Setup implements Callable<Integer> {
             Iterator<Entry> all = new SampleData(base, sampleData, opened.schema(),
                     schemes.scheme("SSHA").orElseThrow(), new PasswordAttribute(opened.schema(), schemes));
             Iterator<Entry> entries = sampleData > 0 ? all : List.of(all.next()).iterator();
-            opened.backend().importEntries(entries);
+            opened.backend().maintenance().importEntries(entries);
             return opened.backendConfig();
         } catch (BackendException | RuntimeException e) {
             current.backends().stream().filter(b -> b.id().equals(BACKEND)).findFirst()

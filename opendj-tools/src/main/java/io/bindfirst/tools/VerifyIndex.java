@@ -53,18 +53,18 @@ public final class VerifyIndex implements Callable<Integer> {
                 0)) {
             Backend backend = opened.backend();
             long started = System.nanoTime();
-            List<String> problems = backend.verify();
+            List<String> problems = backend.maintenance().verify();
             double seconds = (System.nanoTime() - started) / 1e9;
             String id = opened.backendConfig().id();
             if (problems.isEmpty()) {
                 out.println(String.format(Locale.ROOT, "Backend %s: %,d entries, no problems found (%.1f s)", id,
-                        backend.entryCount(), seconds));
+                        backend.maintenance().entryCount(), seconds));
                 return Tools.OK;
             }
             problems.forEach(out::println);
             out.println(String.format(Locale.ROOT, "Backend %s: %,d entries, problems found (%.1f s); "
-                    + "export-ldif and import-ldif rebuild the backend from its entries", id, backend.entryCount(),
-                    seconds));
+                    + "export-ldif and import-ldif rebuild the backend from its entries", id,
+                    backend.maintenance().entryCount(), seconds));
             return PROBLEMS;
         } catch (BackendException e) {
             throw new ToolException(e.getMessage(), e);

@@ -78,7 +78,7 @@ public class ImportLdifTest {
 
         try (OfflineBackend b = open()) {
             Backend backend = b.backend();
-            assertEquals(backend.entryCount(), 5);
+            assertEquals(backend.maintenance().entryCount(), 5);
             Filter byMail = Filter.valueOf("(mail=BOB@example.com)");
             assertFalse(backend.isUnindexed(byMail), "mail has an equality index in the shipped configuration");
             List<DN> found = new ArrayList<>();
@@ -166,7 +166,7 @@ public class ImportLdifTest {
                 + "dn: uid=orphan,ou=Missing,dc=example,dc=com\n"), rejected);
 
         try (OfflineBackend b = open()) {
-            assertEquals(b.backend().entryCount(), 3);
+            assertEquals(b.backend().maintenance().entryCount(), 3);
             assertNotNull(b.backend().getEntry(DN.valueOf("uid=alice,ou=People,dc=example,dc=com")));
             assertNull(b.backend().getEntry(DN.valueOf("uid=nosn,ou=People,dc=example,dc=com")));
         }
@@ -185,7 +185,7 @@ public class ImportLdifTest {
         ToolRun cleared = ToolRun.importLdif(instance.args("-l", other.toString(), "--clearBackend"));
         assertEquals(cleared.exitCode(), 0, cleared.said());
         try (OfflineBackend b = open()) {
-            assertEquals(b.backend().entryCount(), 3);
+            assertEquals(b.backend().maintenance().entryCount(), 3);
             assertNull(b.backend().getEntry(DN.valueOf("uid=alice,ou=People,dc=example,dc=com")));
             List<DN> found = new ArrayList<>();
             b.backend().search(DN.valueOf("dc=example,dc=com"), SearchScope.WHOLE_SUBTREE,
@@ -294,7 +294,7 @@ public class ImportLdifTest {
         assertEquals(again.exitCode(), 0, again.said());
         assertFalse(Files.exists(marker));
         try (OfflineBackend b = open()) {
-            assertEquals(b.backend().entryCount(), 3);
+            assertEquals(b.backend().maintenance().entryCount(), 3);
             assertEquals(found(b.backend(), "(uid=alice)"),
                     List.of(DN.valueOf("uid=alice,ou=People,dc=example,dc=com")));
         }

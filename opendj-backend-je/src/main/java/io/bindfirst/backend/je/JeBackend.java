@@ -30,6 +30,8 @@ import com.sleepycat.je.Transaction;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackendMaintenance;
+import io.bindfirst.server.backend.BackendStatistics;
 import io.bindfirst.server.backend.BackupManifest;
 import io.bindfirst.server.backend.EntryChange;
 import io.bindfirst.server.backend.EntryUpdate;
@@ -43,7 +45,7 @@ import io.bindfirst.server.backend.ImportRejects;
  * here; modify, delete and rename are in {@link Writes}. The bind path's reads
  * ({@link #getEntry(DN, Set)}) go through a {@link BindEntryCache} that those writes invalidate.
  */
-final class JeBackend implements Backend {
+final class JeBackend implements Backend, BackendMaintenance, BackendStatistics {
     /** Entries per import transaction: large enough to amortize the commit fsync, small enough for locks. */
     static final int IMPORT_BATCH = 2_000;
     /**
@@ -316,7 +318,7 @@ final class JeBackend implements Backend {
                                 store(txn, prepared, lastParent, runs, inserter);
                                 storing[0] = ++count;
                             } catch (BackendException e) {
-                                if (rejects == null || !Backend.isEntryRefusal(e)) {
+                                if (rejects == null || !BackendMaintenance.isEntryRefusal(e)) {
                                     throw e;
                                 }
                                 refused.add(new Refused<>(prepared.item(), e));
@@ -391,7 +393,7 @@ final class JeBackend implements Backend {
             try {
                 prepared.add(prepare(item.entry(), item));
             } catch (BackendException e) {
-                if (rejects == null || !Backend.isEntryRefusal(e)) {
+                if (rejects == null || !BackendMaintenance.isEntryRefusal(e)) {
                     throw e;
                 }
                 refused.add(new Refused<>(item, e));
@@ -419,6 +421,18 @@ final class JeBackend implements Backend {
             }
             throw new BackendException(ResultCode.OTHER, "The import failed: " + e.getCause(), e.getCause());
         }
+    }
+
+    /** The JE storage serves the tools itself. */
+    @Override
+    public BackendMaintenance maintenance() {
+        return this;
+    }
+
+    /** Its bind entry cache's figures. */
+    @Override
+    public BackendStatistics statistics() {
+        return this;
     }
 
     @Override

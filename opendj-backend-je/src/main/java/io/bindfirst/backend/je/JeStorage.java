@@ -35,9 +35,9 @@ import com.sleepycat.je.TransactionConfig;
 import com.sleepycat.je.dbi.DbEnvPool;
 import com.sleepycat.je.util.DbBackup;
 
-import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.BackendMaintenance;
 import io.bindfirst.server.backend.BackupManifest;
 
 /**
@@ -340,7 +340,7 @@ final class JeStorage implements AutoCloseable {
             damaged = true;
             throw storageError(e);
         } catch (BackendException e) {
-            damaged |= !Backend.isEntryRefusal(e); // a refusal comes before the entry's first write
+            damaged |= !BackendMaintenance.isEntryRefusal(e); // a refusal comes before the entry's first write
             throw e;
         } catch (RuntimeException | Error e) {
             damaged = true;

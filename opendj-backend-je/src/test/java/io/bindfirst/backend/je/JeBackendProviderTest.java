@@ -25,7 +25,7 @@ public class JeBackendProviderTest {
         Path dir = root.resolve("does/not/exist/yet");
         try (Backend backend = je.open(TestSupport.config(dir, TestSupport.SERVER_INDEXES), TestSupport.SCHEMA)) {
             TestSupport.addTree(backend);
-            assertEquals(backend.entryCount(), 3);
+            assertEquals(backend.maintenance().entryCount(), 3);
             assertTrue(dir.toFile().isDirectory());
         } finally {
             TestSupport.delete(root);

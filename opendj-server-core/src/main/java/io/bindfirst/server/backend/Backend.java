@@ -1,11 +1,8 @@
 package io.bindfirst.server.backend;
 
-import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.LongConsumer;
 
 import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.ByteString;
@@ -20,8 +17,10 @@ import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.SearchScope;
 
 /**
- * A store of entries under one or more base DNs. The core reaches storage only through this interface;
- * implementations are found with {@link java.util.ServiceLoader} through {@link BackendProvider}.
+ * A store of entries under one or more base DNs, as operations use it: reads, searches and writes. The core
+ * reaches storage only through this interface; what the tools do with the storage is its
+ * {@link #maintenance()}, and what monitoring counts its {@link #statistics()}. Implementations are found with
+ * {@link java.util.ServiceLoader} through {@link BackendProvider}.
  *
  * <p>Implementations are thread-safe: many workers call them at once, and none of these calls may take a
  * lock shared by all readers. Engine errors (lock conflicts, deadlocks) are retried inside the backend;
@@ -163,110 +162,18 @@ public interface Backend extends AutoCloseable {
     EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException;
 
     /**
-     * Loads many entries, parents before children, in large transactions: for the first start's
-     * sample data and LDIF imports, where one transaction per entry would take minutes.
-     *
-     * @return how many entries were added
+     * What the tools do with this backend's storage: import, backup, index rebuild, verification, the entry count.
+     * This default refuses each of them, for a backend that has no storage of its own ({@code cn=config},
+     * {@code cn=monitor}).
      */
-    long importEntries(Iterator<Entry> entries) throws BackendException;
-
-    /**
-     * Like {@link #importEntries(Iterator)}, except that an entry the backend cannot store (its parent is
-     * missing, its DN is taken or outside the base DNs) goes to {@code rejects}, once, and the import goes on:
-     * for import-ldif, which names each refused entry with its reason. Every other error stops the import
-     * (what was committed before stays). This default stores one entry per call of {@link #addEntry}.
-     *
-     * @return how many entries were added
-     */
-    default <T extends ImportItem> long importEntries(Iterator<T> items, ImportRejects<? super T> rejects)
-            throws BackendException {
-        long imported = 0;
-        while (items.hasNext()) {
-            T item = items.next();
-            try {
-                addEntry(item.entry());
-                imported++;
-            } catch (BackendException e) {
-                if (!isEntryRefusal(e)) {
-                    throw e;
-                }
-                rejects.rejected(item, e);
-            }
-        }
-        return imported;
+    default BackendMaintenance maintenance() {
+        return BackendMaintenance.REFUSED;
     }
 
-    /** Whether an add failed because of the entry itself (where it would go), not because of the backend. */
-    static boolean isEntryRefusal(BackendException e) {
-        ResultCode code = e.resultCode();
-        return code.equals(ResultCode.ENTRY_ALREADY_EXISTS) || code.equals(ResultCode.NO_SUCH_OBJECT)
-                || code.equals(ResultCode.INVALID_DN_SYNTAX);
+    /** What this backend counts for monitoring: {@link BackendStatistics#NONE} for one that keeps no cache. */
+    default BackendStatistics statistics() {
+        return BackendStatistics.NONE;
     }
-
-    /**
-     * How many entries the backend's bind cache holds now (the entries a re-bind finds without reading
-     * storage), or -1 when it keeps none: for cn=monitor, so it must be cheap and take no lock a bind takes.
-     */
-    default long bindCacheEntries() {
-        return -1;
-    }
-
-    /**
-     * Bind reads the bind cache answered since the start ({@link #getEntry(DN, Set)} and {@link #cachedEntry}
-     * found the entry in memory; a bind that moves to a worker after its look-up on the transport thread looks
-     * again), or -1 when the backend keeps no cache. For monitoring: cheap, no lock.
-     */
-    default long bindCacheHits() {
-        return -1;
-    }
-
-    /** Bind reads ({@link #getEntry(DN, Set)}) that went to storage since the start, or -1 without a cache. */
-    default long bindCacheMisses() {
-        return -1;
-    }
-
-    /**
-     * Copies a consistent state of the backend's storage into the empty directory {@code dir} while writes go
-     * on, then writes its {@link BackupManifest} there, last. Runs in the process that has the storage open:
-     * the server for an online backup, the backup tool offline.
-     *
-     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a backend that cannot be backed up, or a
-     *         directory that is not empty
-     */
-    default BackupManifest backup(Path dir) throws BackendException {
-        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend cannot be backed up");
-    }
-
-    /**
-     * Rebuilds the named indexes from the stored entries: each is emptied, then every entry is indexed again.
-     * For a backend no operation is using (the offline {@code rebuild-index} tool): readers meanwhile would see
-     * an index being filled. An index rebuilt only in part (the process was stopped) must not be trusted
-     * afterwards: the backend builds it again when it next opens.
-     *
-     * @param names the indexes, by the attribute names they were configured with (any case)
-     * @param progress called now and then with the number of entries indexed so far
-     * @return how many entries were indexed
-     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a backend without indexes to rebuild (this
-     *         default) or a name that is not one of its indexes (the message names those it has)
-     */
-    default long rebuildIndexes(Set<String> names, LongConsumer progress) throws BackendException {
-        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend has no indexes to rebuild");
-    }
-
-    /**
-     * Checks that the backend's storage agrees with itself: every entry reachable by its DN and from its parent,
-     * the DN index and the entries naming each other, every index holding what the entries say and nothing
-     * else. Meant for a backend nothing writes to meanwhile (a stopped server's, opened offline).
-     *
-     * @return the problems found, one sentence each; empty when there are none
-     * @throws BackendException {@code UNWILLING_TO_PERFORM} for a backend that cannot check itself
-     */
-    default List<String> verify() throws BackendException {
-        throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This backend cannot verify its storage");
-    }
-
-    /** How many entries the backend holds. */
-    long entryCount() throws BackendException;
 
     /** Flushes and closes the storage; further calls fail. */
     @Override

@@ -1,6 +1,5 @@
 package io.bindfirst.server.backend;
 
-import java.util.Iterator;
 
 import org.forgerock.opendj.ldap.DN;
 import org.forgerock.opendj.ldap.Entry;
@@ -29,11 +28,6 @@ public interface ReadOnlyBackend extends Backend {
 
     @Override
     default EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
-        throw readOnly();
-    }
-
-    @Override
-    default long importEntries(Iterator<Entry> toImport) throws BackendException {
         throw readOnly();
     }
 

@@ -64,11 +64,6 @@ public final class ReadOnlyMemoryBackend implements ReadOnlyBackend {
     }
 
     @Override
-    public long entryCount() {
-        return entries.size();
-    }
-
-    @Override
     public void close() {
     }
 }

@@ -61,7 +61,7 @@ public final class BackupOperation extends ExtendedRequestOperation {
         String id = config.get().id();
         return onSlowLane(() -> {
             try {
-                BackupManifest m = backend.backup(dir.normalize());
+                BackupManifest m = backend.maintenance().backup(dir.normalize());
                 return Responses.newGenericExtendedResult(ResultCode.SUCCESS).setDiagnosticMessage(String.format(
                         Locale.ROOT, "Backed up backend %s to %s: %d files, %,d bytes", id, dir.normalize(),
                         m.files().size(), m.bytes()));

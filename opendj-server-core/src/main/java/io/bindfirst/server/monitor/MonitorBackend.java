@@ -90,11 +90,6 @@ public final class MonitorBackend implements ReadOnlyBackend {
     }
 
     @Override
-    public long entryCount() {
-        return entries.size();
-    }
-
-    @Override
     public void close() {
         // Nothing held: the entries read parts of the server that close themselves.
     }

@@ -35,17 +35,17 @@ public final class MonitorSubtree {
 
         /** Entries held by the user backends' bind caches, summed; -1 when no backend keeps one. */
         public long bindCacheEntries() {
-            return sum(Backend::bindCacheEntries);
+            return sum(b -> b.statistics().bindCacheEntries());
         }
 
         /** Bind reads the user backends' bind caches answered, summed; -1 when no backend keeps one. */
         public long bindCacheHits() {
-            return sum(Backend::bindCacheHits);
+            return sum(b -> b.statistics().bindCacheHits());
         }
 
         /** Bind reads that found nothing in the bind caches and read storage, summed; -1 when none keeps one. */
         public long bindCacheMisses() {
-            return sum(Backend::bindCacheMisses);
+            return sum(b -> b.statistics().bindCacheMisses());
         }
 
         /** A number each user backend may have (-1 when it has none), summed over those that have it; else -1. */
