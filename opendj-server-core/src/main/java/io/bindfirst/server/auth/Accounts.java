@@ -107,11 +107,22 @@ public final class Accounts implements ChangeListener {
      * result: a refused account answers a bind as a wrong password does.
      */
     public String whyRefused(Entry entry) {
+        return account(entry).whyRefused();
+    }
+
+    /**
+     * {@code entry}'s account with its password policy resolved once: what a bind asks of it, several times, and
+     * a write's listener once.
+     */
+    public Account account(Entry entry) {
+        return new Account(this, entry, policyOf(entry));
+    }
+
+    String whyRefused(Entry entry, PasswordPolicy policy) {
         Attribute d = entry.getAttribute(disabled);
         if (d != null && !d.isEmpty() && "true".equalsIgnoreCase(d.firstValueAsString())) {
             return "disabled";
         }
-        PasswordPolicy policy = policyOf(entry);
         if (policy == null) {
             LOG.warn("{} names a password policy that is not configured ({}): it cannot authenticate",
                     entry.getName(), entry.getAttribute(policyDn).firstValueAsString());
@@ -122,11 +133,13 @@ public final class Accounts implements ChangeListener {
 
     /** Whether the account is locked now under its policy (the Password Policy control's accountLocked). */
     public boolean isLocked(Entry entry) {
-        PasswordPolicy policy = policyOf(entry);
-        return policy != null && isLocked(entry, policy);
+        return account(entry).isLocked();
     }
 
-    private boolean isLocked(Entry entry, PasswordPolicy policy) {
+    boolean isLocked(Entry entry, PasswordPolicy policy) {
+        if (policy == null) {
+            return false;
+        }
         Attribute l = entry.getAttribute(lockedTime);
         return l != null && !l.isEmpty() && policy.locks(l.firstValueAsString(), clock.getAsLong());
     }
@@ -137,7 +150,10 @@ public final class Accounts implements ChangeListener {
      * @return true if this failure locks the account: the caller then calls {@link #lock}, where it may block
      */
     public boolean failed(Entry entry) {
-        PasswordPolicy policy = policyOf(entry);
+        return account(entry).failed();
+    }
+
+    boolean failed(Entry entry, PasswordPolicy policy) {
         if (policy == null || !policy.locksOut()) {
             return false;
         }
@@ -162,12 +178,14 @@ public final class Accounts implements ChangeListener {
      * @param clear the password the bind proved, or {@code null} for a bind without one (SASL EXTERNAL)
      */
     public void succeeded(Backend backend, Entry entry, ByteSequence clear) {
+        account(entry).succeeded(backend, clear);
+    }
+
+    void succeeded(Backend backend, Entry entry, PasswordPolicy policy, ByteSequence clear) {
         failures.forget(entry.getName());
-        if (afterBind.anyPolicyWrites()) {
-            PasswordPolicy policy = policyOf(entry);
-            if (policy != null && (policy.onBind().recordsLastLogin() || policy.onBind().rehashes())) {
-                afterBind.succeeded(backend, entry, clear, policy);
-            }
+        if (afterBind.anyPolicyWrites() && policy != null
+                && (policy.onBind().recordsLastLogin() || policy.onBind().rehashes())) {
+            afterBind.succeeded(backend, entry, clear, policy);
         }
     }
 
@@ -230,7 +248,10 @@ public final class Accounts implements ChangeListener {
      * {@code pwdChangedTime} (its password set before the server kept it, or loaded without it) never expires.
      */
     public PasswordAge passwordAge(Entry entry) {
-        PasswordPolicy policy = policyOf(entry);
+        return account(entry).passwordAge();
+    }
+
+    PasswordAge passwordAge(Entry entry, PasswordPolicy policy) {
         if (policy == null || !policy.expiry().expires()) {
             return PasswordAge.CURRENT;
         }

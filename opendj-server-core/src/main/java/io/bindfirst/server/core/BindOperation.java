@@ -22,6 +22,7 @@ import org.forgerock.opendj.ldap.responses.BindResult;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
+import io.bindfirst.server.auth.Account;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
@@ -190,14 +191,15 @@ public class BindOperation extends Operation {
             long epoch = server.writeEpoch().current();
             Entry cached = backend.cachedEntry(dn, server.bindAttributes());
             if (cached != null) {
-                Result refused = refusal(cached);
+                Account account = server.accounts().account(cached);
+                Result refused = refusal(account);
                 if (refused != null) {
                     return refused;
                 }
                 // One hash's work: the stored password is one, or the verified-credential cache proved this one.
                 int quick = server.passwordAttribute().matchingSchemeWithoutDeriving(cached, password);
                 if (quick != PasswordAttribute.UNDECIDED) {
-                    return verified(backend, dn, cached, password, quick, epoch);
+                    return verified(backend, dn, account, password, quick, epoch);
                 }
             }
         }
@@ -270,11 +272,12 @@ public class BindOperation extends Operation {
      * @param epoch the write epoch taken before {@code entry} was read
      */
     private Result check(Backend backend, DN dn, Entry entry, ByteString password, long epoch) {
-        Result refused = refusal(entry);
+        Account account = entry == null ? null : server.accounts().account(entry);
+        Result refused = refusal(account);
         if (refused != null) {
             return refused;
         }
-        return verified(backend, dn, entry, password,
+        return verified(backend, dn, account, password,
                 server.passwordAttribute().matchingScheme(entry, password, server.slowLane().pacer()), epoch);
     }
 
@@ -282,11 +285,11 @@ public class BindOperation extends Operation {
      * invalidCredentials for a missing entry or an account that may not authenticate now; {@code null} to go on.
      * Before the password: a locked account's binds cost no hash and count no failure.
      */
-    private Result refusal(Entry entry) {
-        if (entry == null) {
+    private Result refusal(Account account) {
+        if (account == null) {
             return invalidCredentials();
         }
-        return server.accounts().whyRefused(entry) != null ? refused(entry) : null;
+        return account.whyRefused() != null ? refused(account) : null;
     }
 
     /**
@@ -294,25 +297,25 @@ public class BindOperation extends Operation {
      *
      * @param matchingScheme the number of the scheme whose value matched, or {@link PasswordSchemes#NO_MATCH}
      */
-    private Result verified(Backend backend, DN dn, Entry entry, ByteString password, int matchingScheme,
+    private Result verified(Backend backend, DN dn, Account account, ByteString password, int matchingScheme,
                             long epoch) {
         scheme = matchingScheme;
         if (matchingScheme == PasswordSchemes.NO_MATCH) {
-            if (server.accounts().failed(entry)) {
+            if (account.failed()) {
                 return onWorkers(() -> lock(backend, dn));
             }
             return invalidCredentials();
         }
-        server.accounts().succeeded(backend, entry, password);
-        Accounts.PasswordAge age = server.accounts().passwordAge(entry);
+        account.succeeded(backend, password);
+        Accounts.PasswordAge age = account.passwordAge();
         if (age.expired()) {
             if (age.graceLoginsLeft() == 0) {
                 // As a wrong password would answer, so an expired password does not confirm a right guess.
                 return withPolicyError(invalidCredentials(), PasswordPolicyErrorType.PASSWORD_EXPIRED);
             }
-            return onWorkers(() -> graceLogin(backend, dn, entry, age.graceLoginsLeft() - 1));
+            return onWorkers(() -> graceLogin(backend, dn, account.entry(), age.graceLoginsLeft() - 1));
         }
-        AuthenticationInfo user = server.accounts().authenticationInfo(entry);
+        AuthenticationInfo user = account.authenticationInfo();
         Result result = authenticated(user);
         if (result.getResultCode() != ResultCode.SUCCESS) {
             return result; // a PLAIN bind's authorization identity was refused
@@ -340,7 +343,7 @@ public class BindOperation extends Operation {
         } catch (BackendException e) {
             return invalidCredentials(); // deleted meanwhile, or the backend failed
         }
-        Result refused = refusal(entry); // disabled or locked since the password was checked
+        Result refused = refusal(server.accounts().account(entry)); // disabled or locked since the check
         if (refused != null) {
             return refused;
         }
@@ -368,7 +371,11 @@ public class BindOperation extends Operation {
 
     /** A refused account (disabled, locked, no policy) answers as a wrong password, plus accountLocked if asked. */
     Result refused(Entry entry) {
-        return server.accounts().isLocked(entry) ? lockedOut() : invalidCredentials();
+        return refused(server.accounts().account(entry));
+    }
+
+    private Result refused(Account account) {
+        return account.isLocked() ? lockedOut() : invalidCredentials();
     }
 
     private Result lockedOut() {
