@@ -7,7 +7,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
@@ -23,6 +22,7 @@ import org.glassfish.grizzly.Connection;
 import io.bindfirst.server.auth.AuthenticatedUsers;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.auth.BoundConnection;
+import io.bindfirst.server.auth.BoundIdentity;
 import io.bindfirst.server.core.Operation;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.core.Session;
@@ -41,7 +41,6 @@ public final class ClientConnection implements Session, BoundConnection {
     private final long id;
     private final LDAPClientContext context;
     private final ClientConnections connections;
-    private final AuthenticatedUsers<BoundConnection> authenticatedUsers;
     private final AccessLog accessLog;
     /** Activity is recorded only when an idle time limit is set: nothing per request otherwise. */
     private final boolean tracksActivity;
@@ -52,9 +51,8 @@ public final class ClientConnection implements Session, BoundConnection {
     /** The message ID of the bind in progress, or -1: a plain field, so that a bind pays no fence for it. */
     private int bindMessageId = -1;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Swapped whole, never mutated: readers on other threads see one bind's state or the next's. */
-    private final AtomicReference<AuthenticationInfo> authentication =
-            new AtomicReference<>(AuthenticationInfo.ANONYMOUS);
+    /** Who it is bound as, in step with the registry (auth's to keep). */
+    private final BoundIdentity identity;
     /** TLS for this connection (LDAPS, or StartTLS on a listener that offers it), or {@code null}. */
     private final TlsLayer tls;
     private final boolean startTlsOffered;
@@ -96,7 +94,7 @@ public final class ClientConnection implements Session, BoundConnection {
         this.id = connections.nextId();
         this.context = context;
         this.connections = connections;
-        this.authenticatedUsers = authenticatedUsers;
+        this.identity = new BoundIdentity(authenticatedUsers, this);
         this.accessLog = accessLog;
         this.tracksActivity = connections.tracksActivity();
         this.slots = new OperationSlots(maxOperationsInFlight);
@@ -119,7 +117,7 @@ public final class ClientConnection implements Session, BoundConnection {
 
     @Override
     public AuthenticationInfo authentication() {
-        return authentication.get();
+        return identity.get();
     }
 
     public InetSocketAddress peerAddress() {
@@ -142,35 +140,17 @@ public final class ClientConnection implements Session, BoundConnection {
 
     @Override
     public void resetAuthentication() {
-        AuthenticationInfo old = authentication.getAndSet(AuthenticationInfo.ANONYMOUS);
-        if (!old.isAnonymous()) {
-            authenticatedUsers.remove(old.authenticationDN(), this);
-        }
+        identity.reset();
     }
 
-    /** Registers, then publishes; a connection that closed meanwhile is deregistered again. */
     @Override
     public void authenticated(AuthenticationInfo info) {
-        authenticatedUsers.put(info.authenticationDN(), this);
-        authentication.set(info);
-        if (closed.get()) {
-            authenticatedUsers.remove(info.authenticationDN(), this);
-        }
+        identity.authenticated(info);
     }
 
     @Override
     public boolean replaceAuthentication(DN expectedDN, AuthenticationInfo info) {
-        while (true) {
-            AuthenticationInfo current = authentication.get();
-            if (current.isAnonymous() || !current.authenticationDN().equals(expectedDN)) {
-                return false;
-            }
-            AuthenticationInfo kept = info.authMethod().equals(current.authMethod()) ? info
-                    : info.withAuthMethod(current.authMethod());
-            if (authentication.compareAndSet(current, kept)) {
-                return true;
-            }
-        }
+        return identity.replace(expectedDN, info);
     }
 
     /** A request arrived (any request, including abandon). */
@@ -292,10 +272,7 @@ public final class ClientConnection implements Session, BoundConnection {
     void closed(String reason) {
         if (closed.compareAndSet(false, true)) {
             connections.remove(this);
-            AuthenticationInfo old = authentication.get();
-            if (!old.isAnonymous()) {
-                authenticatedUsers.remove(old.authenticationDN(), this);
-            }
+            identity.closed();
             for (Operation op : inFlight.values()) {
                 op.abandon();
             }
