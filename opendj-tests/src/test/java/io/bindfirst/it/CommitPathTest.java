@@ -254,9 +254,11 @@ public class CommitPathTest {
     public void aBindsDeferredBookkeepingTakesThePathAndIsPassedOverByTheBindGuards() throws Exception {
         String dn = TestServer.user(5);
         long e0 = epoch();
+        long writtenBefore = ctx().accounts().afterBind().writes().written();
         server.bindAs(dn, TestServer.USER_PASSWORD).close();
-        Poll.until("the write", Duration.ofSeconds(10), () -> ctx().accounts().afterBind().writes().written() > 0
-                && ctx().accounts().afterBind().writes().waiting() == 0);
+        // Counted after the write is committed on the path (waiting() drops to 0 as the write starts).
+        Poll.until("the write", Duration.ofSeconds(10),
+                () -> ctx().accounts().afterBind().writes().written() > writtenBefore);
         Change c = recorder.takenAll().stream().filter(x -> x.dnAfter().equals(DN.valueOf(dn))).findFirst()
                 .orElseThrow(() -> new AssertionError("the last-login write was not committed on the path"));
         assertTrue(c.bookkeeping());
