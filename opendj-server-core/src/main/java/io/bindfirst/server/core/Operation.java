@@ -17,6 +17,7 @@ import org.forgerock.opendj.ldap.controls.ControlDecoder;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyErrorType;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyRequestControl;
 import org.forgerock.opendj.ldap.controls.PasswordPolicyResponseControl;
+import org.forgerock.opendj.ldap.responses.Response;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 import org.slf4j.Logger;
@@ -164,6 +165,14 @@ public abstract class Operation implements Runnable, CompletedOperationView {
 
     protected ResponseSink sink() {
         return sink;
+    }
+
+    /**
+     * A response the operation kept back to go out with its result (one write for both), or {@code null}: a
+     * search keeps its latest entry back until it finds the next or is done. Asked once, when it finishes.
+     */
+    protected Response keptBack() {
+        return null;
     }
 
     @Override
@@ -357,8 +366,13 @@ public abstract class Operation implements Runnable, CompletedOperationView {
             }
             server.accessLog().log(new AccessRecord(System.currentTimeMillis(), kind(), session.id(),
                     operationId, messageId, logDN(), resultCode.intValue(), etime, details));
-            if (!abandoned) {
+            Response last = keptBack();
+            if (abandoned) {
+                // nothing more for the client, what was kept back included
+            } else if (last == null) {
                 sink.send(result);
+            } else {
+                sink.sendWithResult(last, result);
             }
         } finally {
             sink.complete();

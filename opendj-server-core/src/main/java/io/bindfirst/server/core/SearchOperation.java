@@ -1,5 +1,6 @@
 package io.bindfirst.server.core;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.forgerock.opendj.ldap.Attribute;
@@ -16,6 +17,7 @@ import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.ServerSideSortRequestControl;
 import org.forgerock.opendj.ldap.controls.SimplePagedResultsControl;
 import org.forgerock.opendj.ldap.requests.SearchRequest;
+import org.forgerock.opendj.ldap.responses.Response;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 import org.forgerock.opendj.ldap.schema.AttributeType;
@@ -42,6 +44,15 @@ import io.bindfirst.server.virtual.VirtualEntries;
 public final class SearchOperation extends Operation {
     private final SearchRequest request;
     private int entriesSent;
+    /**
+     * The latest entry found, not sent yet: it goes when the next is found or, the search done, in one write with
+     * the result ({@link #keptBack()}). A login's search finds one entry; sent alone it cost a write of its own.
+     */
+    private Response keptBack;
+    /** When {@link #keptBack} was found: a walk that finds nothing more for a while sends it anyway. */
+    private long keptSince;
+    /** How long an entry is kept back while the walk goes on without finding another. */
+    private static final long LONGEST_KEPT_NANOS = 1_000_000;
     /** The members of the group the filter requires (isMemberOf=...), the only candidates; else null. */
     private List<DN> groupCandidates;
 
@@ -372,9 +383,20 @@ public final class SearchOperation extends Operation {
             this.sorting = sort != null && sort.usable();
             this.who = who;
             this.filterAttributes = filterAttributes;
-            this.testsGroups = server.groups().isMemberOf().types().stream().anyMatch(filterAttributes::tests);
-            this.testsComputed = AttributeSelection.COMPUTED.stream()
-                    .filter(name -> filterAttributes.names(server.schema().getAttributeType(name))).toList();
+            // Loops, not streams: this runs for every search, a login's included.
+            boolean groups = false;
+            for (AttributeType t : server.groups().isMemberOf().types()) {
+                groups |= filterAttributes.tests(t);
+            }
+            this.testsGroups = groups;
+            List<String> computed = List.of();
+            for (String name : AttributeSelection.COMPUTED) {
+                if (filterAttributes.names(server.schema().getAttributeType(name))) {
+                    computed = computed.isEmpty() ? new ArrayList<>(3) : computed;
+                    computed.add(name);
+                }
+            }
+            this.testsComputed = computed;
             this.sizeLimit = sizeLimit;
             this.deadlineNanos = deadlineNanos;
             this.lookthroughLimit = lookthroughLimit;
@@ -395,8 +417,14 @@ public final class SearchOperation extends Operation {
                         + lookthroughLimit + " candidate entries the lookthrough limit allows; "
                         + "use a filter on an indexed attribute");
             }
-            if (System.nanoTime() > deadlineNanos) {
+            long now = System.nanoTime();
+            if (now > deadlineNanos) {
                 return stop(ResultCode.TIME_LIMIT_EXCEEDED, "The time limit for this search was exceeded");
+            }
+            if (keptBack != null && now - keptSince > LONGEST_KEPT_NANOS) {
+                // A long walk between two matches: the client has the entry now, not when the next turns up.
+                sink().send(keptBack);
+                keptBack = null;
             }
             if (!server.accessPolicy().maySee(who, entry).allowed()) {
                 return true;
@@ -443,7 +471,11 @@ public final class SearchOperation extends Operation {
                 return stop(ResultCode.SIZE_LIMIT_EXCEEDED,
                         "This search returned the " + sizeLimit + " entries its size limit allows");
             }
-            sink().send(Responses.newSearchResultEntry(selection.select(entry, virtualAttributes)));
+            if (keptBack != null) {
+                sink().send(keptBack);
+            }
+            keptBack = Responses.newSearchResultEntry(selection.select(entry, virtualAttributes));
+            keptSince = System.nanoTime();
             entriesSent++;
             if (paging != null) {
                 lastSent = position == null ? null : new PagedResults.Resume(context, position);
@@ -489,6 +521,13 @@ public final class SearchOperation extends Operation {
             }
             return r;
         }
+    }
+
+    @Override
+    protected Response keptBack() {
+        Response last = keptBack;
+        keptBack = null;
+        return last;
     }
 
     @Override

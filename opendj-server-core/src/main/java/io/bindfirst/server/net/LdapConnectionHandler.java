@@ -136,7 +136,8 @@ public final class LdapConnectionHandler implements AutoCloseable {
                 LDAPClientContext context, ServerConfig.Listener cfg, OperationDispatch dispatch) {
             ClientConnection c = new ClientConnection(context, connections, authenticatedUsers, accessLog,
                     cfg.maxConcurrentOpsPerConnection(), tls, cfg.allowStartTls());
-            LdapRequestHandler handler = new LdapRequestHandler(operations, dispatch, decodeOptions, context, c);
+            LdapRequestHandler handler = new LdapRequestHandler(operations, dispatch, decodeOptions, context, c,
+                    transport.gather());
             accessLog.log(AccessRecord.connection("CONNECT", c.id(),
                     "from=" + hostPort(context.getPeerAddress()) + " to=" + hostPort(context.getLocalAddress())
                             + " protocol=" + (cfg.useSsl() ? "LDAPS" : "LDAP")));

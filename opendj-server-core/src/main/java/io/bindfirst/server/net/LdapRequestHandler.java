@@ -46,10 +46,12 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
     private final ClientConnection connection;
     /** Closes a connection whose client stopped reading; made once per connection, not with each request. */
     private final Runnable cutOff;
+    private final WriteGather gather;
 
     LdapRequestHandler(OperationFactory operations, OperationDispatch dispatch, DecodeOptions decodeOptions,
-                       LDAPClientContext context, ClientConnection connection) {
+                       LDAPClientContext context, ClientConnection connection, WriteGather gather) {
         this.operations = operations;
+        this.gather = gather;
         this.dispatch = dispatch;
         this.reader = new RequestReader(decodeOptions);
         this.connection = connection;
@@ -123,7 +125,7 @@ final class LdapRequestHandler implements ReactiveHandler<LDAPClientContext, Lda
         }
         connection.operationStarted(op);
         return RxJavaStreams.streamFromPublisher(new OperationResponses(op, connection.slots(), dispatch,
-                LONGEST_WAIT_FOR_CLIENT, cutOff));
+                LONGEST_WAIT_FOR_CLIENT, cutOff, gather));
     }
 
     /** A request whose parts are malformed but whose envelope is sound: answered with a result of its type. */

@@ -27,6 +27,7 @@ final class LdapTransport implements AutoCloseable {
 
     private final TCPNIOTransport transport;
     private final ReadGate gate;
+    private final WriteGather gather = new WriteGather();
 
     LdapTransport(int selectorThreads, ReadGate gate) throws IOException {
         TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
@@ -54,15 +55,20 @@ final class LdapTransport implements AutoCloseable {
 
     /**
      * The filters a listener created next puts between the transport and the LDAP decoder, after any given
-     * here (TLS, for LDAPS) comes the {@link ReadGate}. The SDK's listener copies the transport's chain when
-     * it is created, so each listener keeps the chain it was created with.
+     * here (TLS, for LDAPS) come the {@link ReadGate} and the {@link WriteGather}. The SDK's listener copies the
+     * transport's chain when it is created, so each listener keeps the chain it was created with.
      */
     void useFilters(Filter... beforeGate) {
         FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
         for (Filter f : beforeGate) {
             chain.add(f);
         }
-        transport.setProcessor(chain.add(gate).build());
+        transport.setProcessor(chain.add(gate).add(gather).build());
+    }
+
+    /** The filter that writes a search's last entry and its result at once, in every listener's chain. */
+    WriteGather gather() {
+        return gather;
     }
 
     TCPNIOTransport grizzly() {

@@ -58,6 +58,8 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
     private final OperationDispatch dispatch;
     private final Duration longestWait;
     private final Runnable cutOff;
+    /** Puts an entry and the result right behind it in one write; {@code null} where there is no transport. */
+    private final WriteGather gather;
     private final ConcurrentLinkedQueue<Response> pending = new ConcurrentLinkedQueue<>();
     /** How many responses {@link #pending} holds (its own size() walks the queue). Through {@link #QUEUED}. */
     private volatile int queued;
@@ -104,6 +106,13 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
      */
     OperationResponses(Operation operation, OperationSlots slots, OperationDispatch dispatch, Duration longestWait,
                        Runnable cutOff) {
+        this(operation, slots, dispatch, longestWait, cutOff, null);
+    }
+
+    /** @param gather the transport's {@link WriteGather}, or {@code null} to write each response on its own */
+    OperationResponses(Operation operation, OperationSlots slots, OperationDispatch dispatch, Duration longestWait,
+                       Runnable cutOff, WriteGather gather) {
+        this.gather = gather;
         this.operation = operation;
         this.slots = slots;
         this.dispatch = dispatch;
@@ -233,6 +242,18 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
         }
     }
 
+    /** Queues the last entry and the result together, so that one pass of the drain loop finds both. */
+    @Override
+    public void sendWithResult(Response last, Result result) {
+        if (cancelled) {
+            return;
+        }
+        QUEUED.getAndAdd(this, 2);
+        pending.offer(last);
+        pending.offer(result);
+        drain();
+    }
+
     @Override
     public void complete() {
         completed = true;
@@ -264,6 +285,17 @@ final class OperationResponses implements Publisher<Response>, Subscription, Res
                 break;
             }
             QUEUED.getAndAdd(this, -1);
+            if (gather != null && !(next instanceof Result) && demand - delivered >= 2
+                    && pending.peek() instanceof Result) {
+                // An entry with the result right behind it, and demand for both: one write for the two (the
+                // drain loop is the queue's only consumer, so the result peeked is the one polled).
+                Response result = pending.poll();
+                QUEUED.getAndAdd(this, -1);
+                gather.holdingNextWrite(() -> s.onNext(next));
+                s.onNext(result);
+                delivered += 2;
+                continue;
+            }
             s.onNext(next);
             delivered++;
         }
