@@ -55,9 +55,19 @@ final class Search {
             throws BackendException {
         DN base = keys.canonical(requestedBase);
         byte[] baseKey = DnKeys.keyOfCanonical(base);
+        long[] candidates = SearchScope.BASE_OBJECT.equals(scope) ? null : query.candidates(filter);
+        if (candidates != null) {
+            // No read of the base first: a candidate in scope proves it exists (an entry's superiors all do),
+            // so the base is looked up only when none is, to tell an empty result from a missing base. A
+            // login's search finds its one candidate, and the lookup was a third of its reads.
+            if (!visitCandidates(candidates, idAfter(after), base, scope, visitor) && !exists(baseKey)) {
+                throw missing(requestedBase);
+            }
+            return;
+        }
         long baseId = storage.read(() -> entries.id(null, baseKey));
         if (baseId < 0) {
-            throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + requestedBase + " does not exist");
+            throw missing(requestedBase);
         }
         if (SearchScope.BASE_OBJECT.equals(scope)) {
             if (after != null) {
@@ -70,12 +80,15 @@ final class Search {
             }
             return;
         }
-        long[] candidates = query.candidates(filter);
-        if (candidates != null) {
-            visitCandidates(candidates, idAfter(after), base, scope, visitor);
-        } else {
-            walk(baseKey, keyAfter(after), base, scope, visitor);
-        }
+        walk(baseKey, keyAfter(after), base, scope, visitor);
+    }
+
+    private boolean exists(byte[] key) throws BackendException {
+        return storage.read(() -> entries.id(null, key)) >= 0;
+    }
+
+    private static BackendException missing(DN base) {
+        return new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + base + " does not exist");
     }
 
     /** Where the candidates resume: the id in {@code after}, or -1 (from the first). */
@@ -109,19 +122,28 @@ final class Search {
                 "The search cannot resume from that position: start it again");
     }
 
-    private void visitCandidates(long[] ids, long afterId, DN base, SearchScope scope, PositionedEntryVisitor visitor)
-            throws BackendException {
+    /** @return whether a candidate was in scope (then the base exists) */
+    private boolean visitCandidates(long[] ids, long afterId, DN base, SearchScope scope,
+                                    PositionedEntryVisitor visitor) throws BackendException {
         int first = 0;
         if (afterId >= 0) {
             int at = Arrays.binarySearch(ids, afterId);
             first = at >= 0 ? at + 1 : -at - 1;
         }
+        boolean inScope = false;
         for (int from = first; from < ids.length; from += CHUNK) {
             long[] chunk = Arrays.copyOfRange(ids, from, Math.min(ids.length, from + CHUNK));
-            if (!visitAll(storage.read(() -> fetchIds(chunk)), base, scope, visitor)) {
-                return;
+            List<Found> found = storage.read(() -> fetchIds(chunk));
+            for (Found f : found) {
+                if (f.entry().getName().isInScopeOf(base, scope)) {
+                    inScope = true;
+                    if (!visitor.visit(f.entry(), f.position())) {
+                        return true;
+                    }
+                }
             }
         }
+        return inScope;
     }
 
     private void walk(byte[] baseKey, byte[] afterKey, DN base, SearchScope scope, PositionedEntryVisitor visitor)

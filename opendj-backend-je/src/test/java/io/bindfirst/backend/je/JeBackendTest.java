@@ -136,6 +136,28 @@ public class JeBackendTest {
         assertEquals(e.getMessage(), "The entry ou=Missing,dc=example,dc=com does not exist");
     }
 
+    /**
+     * An indexed search reads its base only when no candidate is in scope (a candidate in scope proves the base
+     * exists): a missing base is still noSuchObject, whether candidates lie elsewhere or there are none.
+     */
+    @Test
+    public void anIndexedSearchTellsAMissingBaseFromAnEmptyResult() throws BackendException {
+        addSampleTree();
+        assertNotNull(backend.candidates(Filter.valueOf("(uid=user.9)")), "the test needs the indexed path");
+        for (String filter : List.of("(uid=user.9)", "(uid=nobody)")) {
+            BackendException e = expectThrows(BackendException.class,
+                    () -> search(backend, "ou=Missing," + SUFFIX, SearchScope.WHOLE_SUBTREE, filter));
+            assertEquals(e.resultCode(), ResultCode.NO_SUCH_OBJECT, filter);
+            assertEquals(e.getMessage(), "The entry ou=Missing,dc=example,dc=com does not exist");
+        }
+        assertEquals(search(backend, PEOPLE, SearchScope.WHOLE_SUBTREE, "(uid=user.9)"), List.of(),
+                "user.9 is under ou=Peoplex: an empty result, the base exists");
+        assertEquals(search(backend, PEOPLE, SearchScope.WHOLE_SUBTREE, "(uid=user.2)"),
+                norms("uid=user.2," + PEOPLE));
+        assertEquals(search(backend, "uid=user.2," + PEOPLE, SearchScope.SINGLE_LEVEL, "(uid=user.2)"), List.of(),
+                "the base itself is not in a one-level scope");
+    }
+
     @Test
     public void scopesNeverLeakIntoSiblings() throws BackendException {
         addSampleTree();
