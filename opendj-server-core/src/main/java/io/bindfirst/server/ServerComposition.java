@@ -17,6 +17,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.bindfirst.server.cache.LookupCache;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.access.RootOnlyPolicy;
 import io.bindfirst.server.access.aci.AciParser;
@@ -189,10 +190,12 @@ public final class ServerComposition implements AutoCloseable {
             CommitPath commits = new CommitPath();
             Accounts accounts = new Accounts(schema, config.passwords().policies(), passwords,
                     System::currentTimeMillis, commits);
+            // As many login lookups as the bind caches hold users (ds-cfg-bind-cache-entries).
+            LookupCache lookups = new LookupCache((int) Math.min(bindCacheEntries(config), 10_000_000));
             MonitorSubtree.Sources monitored = new MonitorSubtree.Sources(
                     System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
                     tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened,
-                    accounts);
+                    accounts, lookups);
             MonitorBackend monitor = MonitorSubtree.backend(schema, monitored);
             DN configSuffix = DN.valueOf("cn=config");
             Backends backends = new Backends(opened, new ReadOnlyMemoryBackend(configSuffix, config.entries()),
@@ -203,7 +206,7 @@ public final class ServerComposition implements AutoCloseable {
             AccessPolicy accessPolicy = accessPolicy(config, schema, passwords, backends, configSuffix, groups);
             // The order every change is seen in (CommitPath says why): rules and groups, the epoch, then the
             // state derived from entries, the registry last.
-            commits.register(accessPolicy).register(groups).register(writeEpoch).register(accounts)
+            commits.register(accessPolicy).register(groups).register(lookups).register(writeEpoch).register(accounts)
                     .register(new VerifiedCredentialsListener(passwords))
                     .register(new AuthenticatedUsersListener(authenticatedUsers, accounts));
             extraListeners.forEach(commits::register);
@@ -214,7 +217,8 @@ public final class ServerComposition implements AutoCloseable {
                             tls != null && tls.requestsClientCertificates(), config.sasl().plainEnabled()),
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
-                    accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)), commits);
+                    accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)), commits,
+                    lookups);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             return new ServerComposition(ctx, tls, pool, connections, tlsStatistics, monitored, opened,
                     sampleEntries);

@@ -29,9 +29,11 @@ import io.bindfirst.server.access.Requester;
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.cache.LookupCache;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.log.AccessRecord;
 import io.bindfirst.server.plugin.OperationType;
+import io.bindfirst.server.schema.FilterAttributeNames;
 import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
@@ -56,9 +58,43 @@ public final class SearchOperation extends Operation {
     /** The members of the group the filter requires (isMemberOf=...), the only candidates; else null. */
     private List<DN> groupCandidates;
 
+    /**
+     * The lookup cache's key and filter when this is a search it may answer (a login's), else null; made when the
+     * operation starts (the transport attaches the request's controls after constructing it), in {@link #lookup()}.
+     */
+    private SearchLookup lookup;
+    private boolean lookupKnown;
+
     public SearchOperation(ServerContext server, Session session, int messageId, SearchRequest request) {
         super(server, session, messageId);
         this.request = request;
+    }
+
+    private SearchLookup lookup() {
+        if (!lookupKnown) {
+            lookup = server.lookups() == null ? null : SearchLookup.of(request, server.schema());
+            lookupKnown = true;
+        }
+        return lookup;
+    }
+
+    /**
+     * A login's search may, when the lookup cache holds its key: it is then answered from memory on the thread
+     * that read it, as a cached bind is. One that asks for the computed attributes, which read the backend, may
+     * not; one whose key is gone by the time it runs moves to the workers.
+     */
+    @Override
+    public boolean startsInline() {
+        if (lookup() == null || !server.lookups().holds(lookup.key())) {
+            return false;
+        }
+        for (String a : request.getAttributes()) {
+            if (a.equals("+") || a.equalsIgnoreCase("hasSubordinates")) {
+                return false;
+            }
+        }
+        return !FilterAttributeNames.anyMatch(request.getFilter(),
+                d -> d == null || d.equalsIgnoreCase("hasSubordinates"));
     }
 
     @Override
@@ -194,6 +230,13 @@ public final class SearchOperation extends Operation {
                 // It walks its whole scope: the slow lane runs it, paced, off the workers.
                 return onSlowLane(() -> searchBackendToResult(backend, base, scope, walk));
             }
+            if (lookup() != null && groupCandidates == null && server.backends().userBackends().contains(backend)
+                    && !backend.isUnindexed(lookup.equality())) {
+                return lookUp(backend, base, scope, walk);
+            }
+            if (inline()) {
+                return onWorkers(() -> searchBackendToResult(backend, base, scope, walk));
+            }
             return searchBackendToResult(backend, base, scope, walk);
         } catch (BackendException e) {
             return backendError(e, base);
@@ -216,6 +259,50 @@ public final class SearchOperation extends Operation {
         }
         return assertion.holds(entry, server.accessPolicy(), accessRequester()) ? null
                 : errorResult(ResultCode.ASSERTION_FAILED, assertion.failure());
+    }
+
+    /**
+     * A login's search: the entries the lookup cache holds for its key, or the backend's for the key's equality
+     * alone (on the workers), which the cache then keeps unless a write came in between or the walk stopped
+     * early. Either way the walk applies access control and the whole filter to each.
+     */
+    private Result lookUp(Backend backend, DN base, SearchScope scope, Walk walk) {
+        LookupCache lookups = server.lookups();
+        List<Entry> held = lookups.get(lookup.key(), base, scope);
+        if (held == null) {
+            return onWorkers(() -> lookUpInBackend(backend, base, scope, walk));
+        }
+        AttributeSelection.SubordinateCheck subordinates = subordinatesOf(backend);
+        for (Entry e : held) {
+            if (!walk.offer(e, subordinates, null)) {
+                break;
+            }
+        }
+        return walk.result();
+    }
+
+    private Result lookUpInBackend(Backend backend, DN base, SearchScope scope, Walk walk) {
+        LookupCache lookups = server.lookups();
+        lookups.missed();
+        long seen = lookups.generation();
+        List<Entry> found = new ArrayList<>(2);
+        boolean[] stopped = {false};
+        AttributeSelection.SubordinateCheck subordinates = subordinatesOf(backend);
+        try {
+            backend.search(base, scope, lookup.equality(), e -> {
+                if (found.size() <= LookupCache.MOST_ENTRIES) {
+                    found.add(e);
+                }
+                stopped[0] = !walk.offer(e, subordinates, null);
+                return !stopped[0];
+            });
+        } catch (BackendException e) {
+            return backendError(e, base);
+        }
+        if (!stopped[0]) {
+            lookups.admit(lookup.key(), base, scope, found, seen);
+        }
+        return walk.result();
     }
 
     private Result searchBackendToResult(Backend backend, DN base, SearchScope scope, Walk walk) {
@@ -259,14 +346,18 @@ public final class SearchOperation extends Operation {
         return walk.result();
     }
 
-    private void searchBackend(Backend backend, DN base, SearchScope scope, Walk walk) throws BackendException {
-        AttributeSelection.SubordinateCheck subordinates = e -> {
+    private static AttributeSelection.SubordinateCheck subordinatesOf(Backend backend) {
+        return e -> {
             try {
                 return backend.hasSubordinates(e.getName());
             } catch (BackendException ex) {
                 return false;
             }
         };
+    }
+
+    private void searchBackend(Backend backend, DN base, SearchScope scope, Walk walk) throws BackendException {
+        AttributeSelection.SubordinateCheck subordinates = subordinatesOf(backend);
         if (groupCandidates != null) {
             searchGroupCandidates(backend, base, scope, walk, subordinates);
             return;
@@ -315,13 +406,17 @@ public final class SearchOperation extends Operation {
      */
     private Entry searchable(Entry entry, Requester who, FilterAttributes tested) {
         Entry copy = null;
+        int at = 0;
         for (Attribute a : entry.getAllAttributes()) {
             AttributeType type = a.getAttributeDescription().getAttributeType();
             boolean hidden = tested.tests(type) && !server.accessPolicy().maySearch(who, entry, type).allowed();
             if (hidden && copy == null) {
+                // The attributes before this one, counted: a shared (read-only) entry hands out a new view of each
+                // attribute at every walk, so none is the same object twice.
                 copy = new LinkedHashMapEntry(entry.getName());
+                int i = 0;
                 for (Attribute before : entry.getAllAttributes()) {
-                    if (before == a) {
+                    if (i++ == at) {
                         break;
                     }
                     copy.addAttribute(before);
@@ -329,6 +424,7 @@ public final class SearchOperation extends Operation {
             } else if (!hidden && copy != null) {
                 copy.addAttribute(a);
             }
+            at++;
         }
         return copy == null ? entry : copy;
     }

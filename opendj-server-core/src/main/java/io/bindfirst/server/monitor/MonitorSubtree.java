@@ -6,6 +6,7 @@ import java.util.function.ToLongFunction;
 
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.cache.LookupCache;
 import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticatedUsers;
@@ -27,7 +28,7 @@ public final class MonitorSubtree {
     public record Sources(long startMillis, LongSupplier clock, ClientConnections connections,
                           OperationCounts operations, TlsStatistics tls, WorkerPool workers, SlowLane slowLane,
                           AuthenticatedUsers<?> authenticatedUsers, VerifiedCredentials verifiedCredentials,
-                          List<Backend> userBackends, Accounts accounts) {
+                          List<Backend> userBackends, Accounts accounts, LookupCache lookups) {
 
         public Sources {
             userBackends = List.copyOf(userBackends);
@@ -72,7 +73,7 @@ public final class MonitorSubtree {
                 new WorkQueueMonitor(s.workers(), s.slowLane()),
                 new AuthenticatedUsersMonitor(s.authenticatedUsers()),
                 new CredentialCachesMonitor(s.verifiedCredentials(), s::bindCacheEntries, s::bindCacheHits,
-                        s::bindCacheMisses),
+                        s::bindCacheMisses, s.lookups()),
                 new BindTimesMonitor(s.operations().bindTimes()),
                 new PasswordPolicyMonitor(s.accounts()),
                 new JvmMonitor()));

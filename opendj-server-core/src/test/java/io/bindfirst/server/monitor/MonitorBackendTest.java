@@ -24,6 +24,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import io.bindfirst.server.cache.LookupCache;
 import io.bindfirst.server.stats.OperationCounts;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.net.ClientConnections;
@@ -137,10 +138,11 @@ public class MonitorBackendTest {
     public void resultsBindTimesAndCacheCountsMoveWithWhatTheyCount() throws Exception {
         OperationCounts operations = new OperationCounts();
         VerifiedCredentials verified = new VerifiedCredentials(10, new SecureRandom());
+        LookupCache lookups = new LookupCache(10);
         try (ClientConnections connections = new ClientConnections(5, 0)) {
             MonitorBackend b = new MonitorBackend(schema, List.of(
                     new ServerMonitor(0, () -> 1_000, connections, operations),
-                    new CredentialCachesMonitor(verified, () -> 2, () -> 3, () -> 4),
+                    new CredentialCachesMonitor(verified, () -> 2, () -> 3, () -> 4, lookups),
                     new BindTimesMonitor(operations.bindTimes())));
             DN times = MonitorBackend.BASE_DN.child("cn", "Bind Times");
             assertEquals(b.getEntry(times).parseAttribute("ds-mon-binds-timed").asLong(), Long.valueOf(0));
@@ -171,6 +173,11 @@ public class MonitorBackendTest {
             assertEquals(caches.parseAttribute("ds-mon-verified-credentials-misses").asLong(), Long.valueOf(1));
             assertEquals(caches.parseAttribute("ds-mon-bind-cache-hits").asLong(), Long.valueOf(3));
             assertEquals(caches.parseAttribute("ds-mon-bind-cache-misses").asLong(), Long.valueOf(4));
+            lookups.missed();
+            caches = b.getEntry(MonitorBackend.BASE_DN.child("cn", "Credential Caches"));
+            assertEquals(caches.parseAttribute("ds-mon-lookup-cache-misses").asLong(), Long.valueOf(1));
+            assertEquals(caches.parseAttribute("ds-mon-lookup-cache-hits").asLong(), Long.valueOf(0));
+            assertEquals(caches.parseAttribute("ds-mon-lookup-cache-entries").asLong(), Long.valueOf(0));
         }
     }
 }
