@@ -190,8 +190,7 @@ public final class ServerComposition implements AutoCloseable {
             CommitPath commits = new CommitPath();
             Accounts accounts = new Accounts(schema, config.passwords().policies(), passwords,
                     System::currentTimeMillis, commits);
-            // As many login lookups as the bind caches hold users (ds-cfg-bind-cache-entries).
-            LookupCache lookups = new LookupCache((int) Math.min(bindCacheEntries(config), 10_000_000));
+            LookupCache lookups = new LookupCache(lookupCacheEntries(config));
             MonitorSubtree.Sources monitored = new MonitorSubtree.Sources(
                     System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
                     tlsStatistics, pool, slowLane, authenticatedUsers, passwords.verifiedCredentials(), opened,
@@ -376,6 +375,15 @@ public final class ServerComposition implements AutoCloseable {
             n += bc.bindCacheEntries();
         }
         return n;
+    }
+
+    /** ds-cfg-lookup-cache-entries summed over the backends. */
+    private static int lookupCacheEntries(ServerConfig config) {
+        long n = 0;
+        for (BackendConfig bc : config.backends()) {
+            n += bc.lookupCacheEntries();
+        }
+        return (int) Math.min(n, 10_000_000);
     }
 
     private static Backend open(BackendConfig bc, Schema schema) throws BackendException, ServerStartException {

@@ -26,10 +26,12 @@ import org.forgerock.opendj.ldap.DN;
  *        {@link IndexType} (equality ones are in {@code equalityIndexes})
  * @param freeDiskBytes the free space the storage keeps on the disk holding {@code directory}: below it, writes are
  *        refused (with {@code unavailable}) until space is freed, so the disk never fills under the storage's log
+ * @param lookupCacheEntries how many login searches' lookups of this backend's entries the server may keep in
+ *        memory (the lookup cache, summed over the backends); 0 for none
  */
 public record BackendConfig(String id, String type, List<DN> baseDNs, Path directory,
                             Set<String> equalityIndexes, long cacheBytes, int bindCacheEntries,
-                            Map<IndexType, Set<String>> otherIndexes, long freeDiskBytes) {
+                            Map<IndexType, Set<String>> otherIndexes, long freeDiskBytes, int lookupCacheEntries) {
     /** The default of {@code ds-cfg-bind-cache-entries}: the sample data's users, at about 1.4 KiB of heap each. */
     public static final int DEFAULT_BIND_CACHE_ENTRIES = 10_000;
     /**
@@ -38,10 +40,18 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
      * every write on a small volume.
      */
     public static final long DEFAULT_FREE_DISK_BYTES = 1024L << 20;
+    /**
+     * The default of {@code ds-cfg-lookup-cache-entries}: the sample data's users, as the bind cache's. A lookup
+     * holds whole entries, about 4 KiB of heap each for the sample users (config.ldif says what that costs).
+     */
+    public static final int DEFAULT_LOOKUP_CACHE_ENTRIES = 10_000;
 
     public BackendConfig {
         if (bindCacheEntries < 0) {
             throw new IllegalArgumentException("bindCacheEntries " + bindCacheEntries);
+        }
+        if (lookupCacheEntries < 0) {
+            throw new IllegalArgumentException("lookupCacheEntries " + lookupCacheEntries);
         }
         if (freeDiskBytes < 0) {
             throw new IllegalArgumentException("freeDiskBytes " + freeDiskBytes);
@@ -58,6 +68,14 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
             }
         });
         otherIndexes = Map.copyOf(others);
+    }
+
+    /** A backend with the default lookup cache. */
+    public BackendConfig(String id, String type, List<DN> baseDNs, Path directory, Set<String> equalityIndexes,
+                         long cacheBytes, int bindCacheEntries, Map<IndexType, Set<String>> otherIndexes,
+                         long freeDiskBytes) {
+        this(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, otherIndexes, freeDiskBytes,
+                DEFAULT_LOOKUP_CACHE_ENTRIES);
     }
 
     /** A backend with equality indexes only. */
@@ -84,7 +102,7 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
             Set<String> names = new LinkedHashSet<>(equalityIndexes);
             names.add(name);
             return new BackendConfig(id, type, baseDNs, directory, names, cacheBytes, bindCacheEntries, otherIndexes,
-                    freeDiskBytes);
+                    freeDiskBytes, lookupCacheEntries);
         }
         Map<IndexType, Set<String>> others = new EnumMap<>(IndexType.class);
         others.putAll(otherIndexes);
@@ -92,6 +110,6 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
         names.add(name);
         others.put(kind, names);
         return new BackendConfig(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, others,
-                freeDiskBytes);
+                freeDiskBytes, lookupCacheEntries);
     }
 }

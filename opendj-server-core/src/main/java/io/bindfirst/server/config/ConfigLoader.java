@@ -492,10 +492,12 @@ public final class ConfigLoader {
         long cacheMb = integer(e, "ds-cfg-db-cache-size-mb", 0, 0, 1 << 20);
         int bindCache = integer(e, "ds-cfg-bind-cache-entries", BackendConfig.DEFAULT_BIND_CACHE_ENTRIES, 0,
                 10_000_000);
+        int lookupCache = integer(e, "ds-cfg-lookup-cache-entries", BackendConfig.DEFAULT_LOOKUP_CACHE_ENTRIES, 0,
+                10_000_000);
         long freeDiskMb = integer(e, "ds-cfg-disk-full-threshold-mb",
                 (int) (BackendConfig.DEFAULT_FREE_DISK_BYTES >> 20), 1, 1 << 30);
         return new BackendConfig(id, type, baseDNs, path(e, "ds-cfg-db-directory", "db/" + id), indexes,
-                cacheMb * 1024 * 1024, bindCache, others, freeDiskMb << 20);
+                cacheMb * 1024 * 1024, bindCache, others, freeDiskMb << 20, lookupCache);
     }
 
     private static void checkDistinctBaseDNs(List<BackendConfig> backends) throws ConfigException {

@@ -41,6 +41,13 @@ public class LookupCacheTest {
         return LookupCache.Key.of(uid, ByteString.valueOfUtf8(value));
     }
 
+    /** A lookup missed twice, as the cache admits it (the first miss only notes it). */
+    private static void keep(LookupCache cache, LookupCache.Key key, DN base, SearchScope scope, List<Entry> entries,
+                             long seen) {
+        cache.admit(key, base, scope, entries, seen);
+        cache.admit(key, base, scope, entries, seen);
+    }
+
     private static void commit(LookupCache cache, Change.Kind kind, Entry before, Entry after) {
         cache.committed(new Change(kind, before, after, 1, false), new AfterAnswer());
     }
@@ -56,7 +63,7 @@ public class LookupCacheTest {
     public void whatWasAdmittedIsAnsweredForTheSameBaseAndScopeOnly() {
         LookupCache cache = new LookupCache(10);
         Entry alice = user("alice", "alice");
-        cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(alice), cache.generation());
+        keep(cache, key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(alice), cache.generation());
         List<Entry> found = cache.get(key("ALICE"), PEOPLE, SearchScope.WHOLE_SUBTREE);
         assertNotNull(found);
         assertEquals(found.get(0).getName(), alice.getName());
@@ -73,7 +80,7 @@ public class LookupCacheTest {
         long seen = cache.generation();
         Entry old = user("alice", "alice");
         commit(cache, Change.Kind.MODIFY, old, user("alice", "alice2"));
-        cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(old), seen);
+        keep(cache, key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(old), seen);
         assertNull(cache.get(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE), "read before the write: stale");
     }
 
@@ -82,9 +89,9 @@ public class LookupCacheTest {
         LookupCache cache = new LookupCache(10);
         Entry alice = user("alice", "alice");
         Entry bob = user("bob", "bob");
-        cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(alice), cache.generation());
-        cache.admit(key("bob"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(bob), cache.generation());
-        cache.admit(key("carol"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(), cache.generation());
+        keep(cache, key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(alice), cache.generation());
+        keep(cache, key("bob"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(bob), cache.generation());
+        keep(cache, key("carol"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(), cache.generation());
 
         commit(cache, Change.Kind.MODIFY, alice, user("alice", "carol"));
         assertNull(cache.get(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE), "the value it held");
@@ -99,7 +106,7 @@ public class LookupCacheTest {
     public void aChangeToAnAttributeNoKeyNamesStillDropsTheEntrysLookups() {
         LookupCache cache = new LookupCache(10);
         Entry alice = user("alice", "alice");
-        cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(alice), cache.generation());
+        keep(cache, key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(alice), cache.generation());
         Entry locked = user("alice", "alice");
         locked.addAttribute("pwdAccountLockedTime", "20261207000000Z");
         commit(cache, Change.Kind.MODIFY, alice, locked);
@@ -110,7 +117,7 @@ public class LookupCacheTest {
     public void aDeleteOrARenameDropsEverything() {
         for (Change.Kind kind : List.of(Change.Kind.DELETE, Change.Kind.MODIFY_DN)) {
             LookupCache cache = new LookupCache(10);
-            cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(user("alice", "alice")),
+            keep(cache, key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(user("alice", "alice")),
                     cache.generation());
             Entry unrelated = new LinkedHashMapEntry(DN.valueOf("ou=Groups,dc=example,dc=com"));
             unrelated.addAttribute("objectClass", "organizationalUnit");
@@ -122,13 +129,23 @@ public class LookupCacheTest {
     }
 
     @Test
+    public void aLookupIsKeptTheSecondTimeItIsMissed() {
+        LookupCache cache = new LookupCache(10);
+        List<Entry> alice = List.of(user("alice", "alice"));
+        cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, alice, cache.generation());
+        assertNull(cache.get(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE), "a one-off lookup churns nothing");
+        cache.admit(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE, alice, cache.generation());
+        assertNotNull(cache.get(key("alice"), PEOPLE, SearchScope.WHOLE_SUBTREE));
+    }
+
+    @Test
     public void aValueHeldByTooManyEntriesIsNotKept() {
         LookupCache cache = new LookupCache(10);
         List<Entry> many = new ArrayList<>();
         for (int i = 0; i <= LookupCache.MOST_ENTRIES; i++) {
             many.add(user("u" + i, "shared"));
         }
-        cache.admit(key("shared"), PEOPLE, SearchScope.WHOLE_SUBTREE, many, cache.generation());
+        keep(cache, key("shared"), PEOPLE, SearchScope.WHOLE_SUBTREE, many, cache.generation());
         assertNull(cache.get(key("shared"), PEOPLE, SearchScope.WHOLE_SUBTREE));
     }
 
@@ -136,7 +153,7 @@ public class LookupCacheTest {
     public void boundedInLookups() {
         LookupCache cache = new LookupCache(3);
         for (int i = 0; i < 10; i++) {
-            cache.admit(key("u" + i), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(user("u" + i, "u" + i)),
+            keep(cache, key("u" + i), PEOPLE, SearchScope.WHOLE_SUBTREE, List.of(user("u" + i, "u" + i)),
                     cache.generation());
         }
         assertEquals(cache.size(), 3);

@@ -249,6 +249,18 @@ public class ConfigLoaderTest {
     }
 
     @Test
+    public void lookupCacheHasASizeThatZeroTurnsOff() throws Exception {
+        assertEquals(loadEdited("ds-cfg-lookup-cache-entries: 10000", "ds-cfg-lookup-cache-entries: 10000")
+                .backends().get(0).lookupCacheEntries(), 10000);
+        assertEquals(loadEdited("ds-cfg-lookup-cache-entries: 10000", "ds-cfg-lookup-cache-entries: 0")
+                .backends().get(0).lookupCacheEntries(), 0);
+        ConfigException e = expectThrows(ConfigException.class,
+                () -> loadEdited("ds-cfg-lookup-cache-entries: 10000", "ds-cfg-lookup-cache-entries: -1"));
+        assertTrue(e.getMessage().contains(
+                "ds-cfg-backend-id=userRoot,cn=Backends,cn=config: ds-cfg-lookup-cache-entries"), e.getMessage());
+    }
+
+    @Test
     public void verifiedCredentialCacheHasASizeThatZeroTurnsOff() throws Exception {
         String shipped = "ds-cfg-verified-credential-cache-size: 10000";
         assertEquals(load(ConfigText.read(SHIPPED)).passwords().verifiedCredentialCacheSize(), 10_000);
