@@ -42,7 +42,7 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
     public static final long DEFAULT_FREE_DISK_BYTES = 1024L << 20;
     /**
      * The default of {@code ds-cfg-lookup-cache-entries}: the sample data's users, as the bind cache's. A lookup
-     * holds whole entries, about 4 KiB of heap each for the sample users (config.ldif says what that costs).
+     * holds whole entries, about 3 KiB of heap each for the sample users (config.ldif says what that costs).
      */
     public static final int DEFAULT_LOOKUP_CACHE_ENTRIES = 10_000;
 

@@ -65,10 +65,9 @@ public final class LookupCache implements ChangeListener {
     private final LongAdder misses = new LongAdder();
     /**
      * The hash codes of keys missed once, by slot: a key is admitted only when it is missed a second time while
-     * its hash is still in its slot. Logins spread evenly over more users than the cache holds admitted every
-     * lookup and evicted another, and that churn of whole entries through the heap looked costlier than the hits
-     * saved (a first look on freshly started servers, 15 s each: 6,454 logins/s with 5,000 lookups for 10,000
-     * users, 8,424 with none). Unsynchronized: a lost or torn update only delays or hastens one admission.
+     * its hash is still in its slot. Without it, logins spread evenly over more users than the cache holds
+     * admitted a lookup at every miss and evicted another: whole entries churned through the heap for hits that
+     * rarely came. Unsynchronized: a lost or torn update only delays or hastens one admission.
      */
     private final int[] seenOnce;
 

@@ -69,7 +69,8 @@ final class WriteGather extends BaseFilter {
                 return ctx.getStopAction();
             }
         }
-        Buffer before = slot.getAndSet(null);
+        // A plain read first: almost every write finds nothing held, and needs no atomic exchange to learn it.
+        Buffer before = slot.get() == null ? null : slot.getAndSet(null);
         if (before != null) {
             ctx.setMessage(joined(ctx, before, bytes));
         }
