@@ -38,6 +38,8 @@ import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackendProvider;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
+import io.bindfirst.server.backend.Replication;
+import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.commit.ChangeListener;
 import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.config.AccessControlConfig;
@@ -219,6 +221,11 @@ public final class ServerComposition implements AutoCloseable {
                     accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)), commits,
                     lookups);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
+            // A replica's changes are made by its group's master: here they take the same path as a local write's,
+            // with no client waiting, once every listener is in place.
+            for (Backend b : opened) {
+                b.replication().follow(change -> commits.commit(Change.of(change, Change.NO_CONNECTION)));
+            }
             return new ServerComposition(ctx, tls, pool, connections, tlsStatistics, monitored, opened,
                     sampleEntries);
         } catch (BackendException | RuntimeException | ServerStartException e) {
@@ -399,8 +406,10 @@ public final class ServerComposition implements AutoCloseable {
     /** Fills an empty backend with the demo's users; returns the entries created (0: it held data). */
     private static long createSampleData(Backend backend, int users, Schema schema, PasswordSchemes schemes,
                                          PasswordAttribute passwords) throws BackendException {
-        if (users <= 0 || backend.maintenance().entryCount() > 0) {
-            return 0;
+        Replication.Role role = backend.replication().status().role();
+        if (users <= 0 || backend.maintenance().entryCount() > 0
+                || (role != Replication.Role.STANDALONE && role != Replication.Role.MASTER)) {
+            return 0; // a replica's entries come from its master
         }
         PasswordStorageScheme ssha = schemes.scheme("SSHA").orElseThrow();
         long t0 = System.nanoTime();

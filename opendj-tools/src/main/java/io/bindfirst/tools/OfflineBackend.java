@@ -47,7 +47,8 @@ final class OfflineBackend implements AutoCloseable {
         BackendConfig bc = backendConfig(config, configFile, backendId);
         if (cacheBytes > bc.cacheBytes()) {
             bc = new BackendConfig(bc.id(), bc.type(), bc.baseDNs(), bc.directory(), bc.equalityIndexes(),
-                    cacheBytes, bc.bindCacheEntries(), bc.otherIndexes(), bc.freeDiskBytes(), bc.lookupCacheEntries());
+                    cacheBytes, bc.bindCacheEntries(), bc.otherIndexes(), bc.freeDiskBytes(), bc.lookupCacheEntries(),
+                    bc.replication());
         }
         Schema schema;
         try {

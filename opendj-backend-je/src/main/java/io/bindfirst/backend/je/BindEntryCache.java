@@ -109,6 +109,12 @@ final class BindEntryCache {
         map.removeKeysIf(k -> DnKeys.inSubtree(k.toByteArray(), key));
     }
 
+    /** After writes to entries this node cannot name (a replayed transaction resumed after a restart). */
+    synchronized void invalidateAll() {
+        generation.incrementAndGet();
+        map.removeKeysIf(k -> true);
+    }
+
     /** How many entries are cached (for tests and monitoring). */
     int size() {
         return map.size();

@@ -187,8 +187,23 @@ final class Entries {
         if (dn2id.putNoOverwrite(txn, new DatabaseEntry(key), Ids.entry(id)) != OperationStatus.SUCCESS) {
             return false;
         }
-        id2entry.put(txn, Ids.entry(id), new DatabaseEntry(encoded));
+        if (id2entry.putNoOverwrite(txn, Ids.entry(id), new DatabaseEntry(encoded)) != OperationStatus.SUCCESS) {
+            throw new IdInUse(id);
+        }
         return true;
+    }
+
+    /**
+     * The id given to a new entry already has one: a node that became its replication group's master still had the
+     * next id it computed before other masters' adds were replayed to it. The transaction is abandoned and the add
+     * tried again with a fresh id; a write would otherwise replace another entry.
+     */
+    static final class IdInUse extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        IdInUse(long id) {
+            super("Entry id " + id + " is in use", null, false, false);
+        }
     }
 
     /**

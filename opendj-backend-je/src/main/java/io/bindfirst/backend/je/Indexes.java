@@ -103,7 +103,20 @@ final class Indexes {
                 }
                 String dbName = AttributeIndex.dbName(kind, lower);
                 wanted.add(dbName);
+                if (!storage.canWrite() && !existing.contains(dbName)) {
+                    LOG.warn("Attribute {}: this replication group's master has no {} index of it; searches here walk "
+                            + "the entries (configure the same indexes on every node)", name,
+                            kind.name().toLowerCase(Locale.ROOT));
+                    continue;
+                }
                 boolean ready = isReady(storage, meta, dbName);
+                if (!ready && !storage.canWrite()) {
+                    // A replica builds nothing: the index is the master's to build, and reaches it from there.
+                    LOG.warn("Attribute {}: its {} index is not built on this replication group's master; searches "
+                            + "here walk the entries until it is and this server restarts (configure the same "
+                            + "indexes on every node)", name, kind.name().toLowerCase(Locale.ROOT));
+                    continue;
+                }
                 if (!ready && existing.contains(dbName)) {
                     storage.removeDatabase(dbName); // a partial build from an interrupted run
                 }
@@ -115,7 +128,7 @@ final class Indexes {
             }
         }
         for (String dbName : existing) {
-            if (isIndexDatabase(dbName) && !wanted.contains(dbName)) {
+            if (storage.canWrite() && isIndexDatabase(dbName) && !wanted.contains(dbName)) {
                 storage.write(txn -> meta.delete(txn, metaKey(dbName)));
                 storage.removeDatabase(dbName);
                 LOG.info("Removed index database {}, no longer configured", dbName);

@@ -9,6 +9,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -39,13 +42,17 @@ import io.bindfirst.server.backend.EntryVisitor;
 import io.bindfirst.server.backend.PositionedEntryVisitor;
 import io.bindfirst.server.backend.ImportItem;
 import io.bindfirst.server.backend.ImportRejects;
+import io.bindfirst.server.backend.Replication;
 
 /**
  * A {@link Backend} on Berkeley DB JE: dn2id and id2entry ({@link Entries}) plus attribute indexes. Adds are
  * here; modify, delete and rename are in {@link Writes}. The bind path's reads
  * ({@link #getEntry(DN, Set)}) go through a {@link BindEntryCache} that those writes invalidate.
  */
-final class JeBackend implements Backend, BackendMaintenance, BackendStatistics {
+final class JeBackend implements Backend, BackendMaintenance, BackendStatistics, Replication {
+    /** How long replay waits for the server to follow replayed changes before it goes on without it. */
+    static final int FOLLOW_WAIT_SECONDS = 60;
+    private static final org.slf4j.Logger LOG_REPLICATION = org.slf4j.LoggerFactory.getLogger(JeBackend.class);
     /** Entries per import transaction: large enough to amortize the commit fsync, small enough for locks. */
     static final int IMPORT_BATCH = 2_000;
     /**
@@ -86,6 +93,9 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics 
     private final Writes writes;
     private final AtomicLong nextId;
     private final BindEntryCache bindCache;
+    /** Where replayed changes go once the server follows them ({@link #follow}); until then, replay waits. */
+    private volatile Consumer<EntryChange> replayed;
+    private final CountDownLatch following = new CountDownLatch(1);
 
     private JeBackend(BackendConfig config, Schema schema, JeStorage storage, int importKeyLimit)
             throws BackendException {
@@ -100,7 +110,9 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics 
         }
         this.baseDNs = List.copyOf(canonicalBases);
         Database dn2id = storage.openDatabase(Entries.DN2ID, false);
-        Database id2entry = storage.openEntryDatabase(Entries.ID2ENTRY);
+        Database id2entry = storage.replicated()
+                ? storage.openEntryDatabase(Entries.ID2ENTRY, new ReplayedChanges(storage::writingHere, this::replay))
+                : storage.openEntryDatabase(Entries.ID2ENTRY);
         Database meta = storage.openDatabase("meta", false);
         this.entryDatabases = List.of(dn2id, id2entry, meta);
         this.entries = new Entries(dn2id, id2entry, codec);
@@ -131,13 +143,117 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics 
     /** As {@link #open(BackendConfig, Schema, boolean)}; a bulk load keeps at most {@code importKeyLimit} ids a key. */
     static JeBackend open(BackendConfig config, Schema schema, boolean cleared, int importKeyLimit)
             throws BackendException {
+        // The node may become the master before the backend is built: the hook reaches it once it is.
+        JeBackend[] built = {null};
         JeStorage storage = new JeStorage(config.id(), config.directory(), config.cacheBytes(), cleared,
-                config.freeDiskBytes());
+                config.freeDiskBytes(), config.replication(), () -> {
+                    if (built[0] != null) {
+                        built[0].becameMaster();
+                    }
+                });
         try {
-            return new JeBackend(config, schema, storage, importKeyLimit);
+            built[0] = new JeBackend(config, schema, storage, importKeyLimit);
+            return built[0];
         } catch (BackendException | RuntimeException e) {
             storage.close();
             throw e;
+        }
+    }
+
+    /**
+     * This node became its group's master: entries added from now on take ids after the last one replayed here (the
+     * next id was computed when the backend opened, and a replica's adds came from another master since).
+     */
+    private void becameMaster() {
+        try {
+            refreshNextId();
+        } catch (BackendException e) {
+            // An add that meets an id in use refreshes it again (see addEntry).
+            LOG_REPLICATION.warn("Backend {}: could not read its last entry id on becoming master", config.id(), e);
+        }
+    }
+
+    private void refreshNextId() throws BackendException {
+        long last = storage.read(entries::lastId);
+        nextId.accumulateAndGet(last + 1, Math::max);
+    }
+
+    /** Hands the master's part to one of {@code candidates} (node names); see {@link ReplicaNode#transferMaster}. */
+    String transferMaster(Set<String> candidates, int seconds) throws BackendException {
+        return storage.transferMaster(candidates, seconds);
+    }
+
+    @Override
+    public Replication replication() {
+        return storage.replicated() ? this : Replication.NONE;
+    }
+
+    @Override
+    public Replication.Status status() {
+        return storage.replicationStatus();
+    }
+
+    @Override
+    public void follow(Consumer<EntryChange> sink) {
+        replayed = Objects.requireNonNull(sink, "sink");
+        following.countDown();
+    }
+
+    /**
+     * A transaction replayed from the master committed on this node (see {@link ReplayedChanges}): each entry it
+     * wrote leaves the bind cache, then goes to the server's listeners, in order. Until the server follows the
+     * changes, replay waits here (a bounded time): the change is already visible, and the server may have read it
+     * or not, so it is handed on once the server listens rather than dropped.
+     */
+    private void replay(List<ReplayedChanges.Record> records) {
+        Consumer<EntryChange> sink = replayed;
+        if (sink == null) {
+            try {
+                if (!following.await(FOLLOW_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    LOG_REPLICATION.warn("Backend {}: changes replayed from the master are not followed by any "
+                            + "server (an offline tool has this backend open?); replay goes on without waiting",
+                            config.id());
+                    following.countDown();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            sink = replayed;
+        }
+        for (ReplayedChanges.Record r : records) {
+            Entry before = decodeQuietly(r.before());
+            Entry after = decodeQuietly(r.after());
+            for (Entry e : new Entry[] {before, after}) {
+                if (e != null) {
+                    invalidate(e.getName());
+                }
+            }
+            if (r.beforeUnknown()) {
+                bindCache.invalidateAll();
+            }
+            if (sink != null && (before != null || after != null)) {
+                sink.accept(new EntryChange(before, after));
+            }
+        }
+    }
+
+    private Entry decodeQuietly(byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        try {
+            return codec.decode(data);
+        } catch (BackendException | RuntimeException e) {
+            LOG_REPLICATION.error("Backend {}: an entry replayed from the master does not decode", config.id(), e);
+            return null;
+        }
+    }
+
+    private void invalidate(DN dn) {
+        try {
+            bindCache.invalidate(keys.canonical(dn).toNormalizedByteString());
+        } catch (BackendException e) {
+            bindCache.invalidateAll();
         }
     }
 
@@ -214,13 +330,28 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics 
         return !query.canUse(filter);
     }
 
+    /**
+     * Adds in one transaction. An id already in use (this node became the master and has not yet moved its next id
+     * past the entries replayed here) refreshes the next id and tries again, a bounded number of times.
+     */
     @Override
     public void addEntry(Entry entry) throws BackendException {
-        Prepared<Entry> prepared = prepare(entry, entry);
-        storage.write(txn -> {
-            store(txn, prepared, null);
-            return null;
-        });
+        for (int attempt = 1; ; attempt++) {
+            Prepared<Entry> prepared = prepare(entry, entry);
+            try {
+                storage.write(txn -> {
+                    store(txn, prepared, null);
+                    return null;
+                });
+                return;
+            } catch (Entries.IdInUse e) {
+                if (attempt >= 3) {
+                    throw new BackendException(ResultCode.BUSY, "Backend " + config.id() + " could not give the "
+                            + "entry " + entry.getName() + " an id; try again", e);
+                }
+                refreshNextId();
+            }
+        }
     }
 
     @Override

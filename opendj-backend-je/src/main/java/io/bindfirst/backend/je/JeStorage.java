@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -32,13 +33,19 @@ import com.sleepycat.je.EnvironmentLockedException;
 import com.sleepycat.je.LockConflictException;
 import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
+import com.sleepycat.je.DatabaseNotFoundException;
 import com.sleepycat.je.dbi.DbEnvPool;
+import com.sleepycat.je.rep.InsufficientAcksException;
+import com.sleepycat.je.rep.InsufficientLogException;
+import com.sleepycat.je.rep.ReplicaConsistencyException;
 import com.sleepycat.je.util.DbBackup;
 
 import io.bindfirst.server.backend.BackendConfig;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.BackendMaintenance;
 import io.bindfirst.server.backend.BackupManifest;
+import io.bindfirst.server.backend.Replication;
+import io.bindfirst.server.backend.ReplicationSettings;
 
 /**
  * The JE environment of one backend and the single place where JE work is run: {@link #write} and
@@ -83,9 +90,16 @@ final class JeStorage implements AutoCloseable {
     private static final int MAX_ATTEMPTS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(JeStorage.class);
 
+    /** How long a replica waits for a database the master has not yet created to reach it. */
+    private static final long DATABASE_WAIT_MILLIS = 60_000;
+
     private final String backendId;
     private final Environment env;
-    private final TransactionConfig txnConfig = new TransactionConfig().setDurability(Durability.COMMIT_SYNC);
+    private final TransactionConfig txnConfig;
+    /** This node of a replication group, or {@code null} for storage of its own. */
+    private final ReplicaNode replica;
+    /** Set on a thread while it writes through {@link #write}: the replay trigger passes such writes over. */
+    private final ThreadLocal<Boolean> writing = new ThreadLocal<>();
     private final List<Database> databases = new CopyOnWriteArrayList<>();
     private final Path marker;
     private final boolean bulk;
@@ -104,16 +118,32 @@ final class JeStorage implements AutoCloseable {
         this(backendId, directory, cacheBytes, false, BackendConfig.DEFAULT_FREE_DISK_BYTES);
     }
 
+    /** Storage of its own (not replicated); see the full constructor. */
+    JeStorage(String backendId, Path directory, long cacheBytes, boolean bulk, long freeDiskBytes)
+            throws BackendException {
+        this(backendId, directory, cacheBytes, bulk, freeDiskBytes, null, () -> { });
+    }
+
     /**
      * @param bulk whether to open it for a bulk load by this process alone (see the class comment)
      * @param freeDiskBytes the free space to keep on the disk: writes are refused below it
+     * @param replication the replication group to join, or {@code null} for storage of its own
+     * @param becameMaster run each time this node becomes its group's master
      */
-    JeStorage(String backendId, Path directory, long cacheBytes, boolean bulk, long freeDiskBytes)
-            throws BackendException {
+    JeStorage(String backendId, Path directory, long cacheBytes, boolean bulk, long freeDiskBytes,
+              ReplicationSettings replication, Runnable becameMaster) throws BackendException {
         this.backendId = backendId;
         this.bulk = bulk;
         this.freeDiskBytes = freeDiskBytes;
         this.marker = directory.resolve(LOAD_MARKER);
+        if (bulk && replication != null) {
+            throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "Backend " + backendId + " is replicated: "
+                    + "an import that clears it runs on a copy without ds-cfg-replication-* settings, and the other "
+                    + "nodes then join that node empty (see docs/REPLICATION.md)");
+        }
+        this.replica = replication == null ? null : new ReplicaNode(backendId, replication, becameMaster);
+        this.txnConfig = new TransactionConfig().setDurability(replica == null ? Durability.COMMIT_SYNC
+                : ReplicaNode.durability());
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
@@ -137,12 +167,24 @@ final class JeStorage implements AutoCloseable {
         config.setConfigParam(EnvironmentConfig.FREE_DISK, Long.toString(freeDiskBytes));
         config.setCacheSize(cacheBytes > 0 ? Math.max(cacheBytes, MIN_CACHE_BYTES) : DEFAULT_CACHE_BYTES);
         try {
-            env = new Environment(directory.toFile(), config);
+            env = replica == null ? new Environment(directory.toFile(), config)
+                    : replica.open(directory.toFile(), config);
         } catch (EnvironmentLockedException e) {
             throw busy(directory, e);
+        } catch (InsufficientLogException e) {
+            throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + ": this node is too far "
+                    + "behind its replication group to catch up from the other nodes' logs; empty " + directory
+                    + " and start it again to take a full copy from them", e);
+        } catch (ReplicaConsistencyException e) {
+            throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + ": this node did not catch "
+                    + "up with its replication group's master within " + ReplicaNode.CATCH_UP_SECONDS
+                    + " s; check that the master is reachable at its replication address, then start it again", e);
         } catch (DatabaseException | IllegalArgumentException e) {
             throw new BackendException(ResultCode.UNAVAILABLE,
                     "Backend " + backendId + " cannot open its storage in " + directory, e);
+        }
+        if (replica != null) {
+            replica.awaitCatchUp(ReplicaNode.CATCH_UP_SECONDS * 1000L);
         }
         // Only now, holding the environment's lock: a process that lost the race for it has said "busy" above.
         try {
@@ -275,9 +317,79 @@ final class JeStorage implements AutoCloseable {
     }
 
     private Database open(String name, DatabaseConfig config) throws BackendException {
-        Database db = read(() -> env.openDatabase(null, name, config));
+        Database db = canWrite() ? read(() -> env.openDatabase(null, name, config)) : openReplicated(name, config);
         databases.add(db);
         return db;
+    }
+
+    /**
+     * Opens a database on a node that is not the master: it cannot create one, so it waits (a bounded time) for
+     * the master's creation of it to be replayed here, as on a node joining a new group.
+     */
+    private Database openReplicated(String name, DatabaseConfig config) throws BackendException {
+        DatabaseConfig existing = config.clone().setAllowCreate(false);
+        long deadline = System.currentTimeMillis() + DATABASE_WAIT_MILLIS;
+        while (true) {
+            Database db = read(() -> {
+                try {
+                    return env.openDatabase(null, name, existing);
+                } catch (DatabaseNotFoundException e) {
+                    return null;
+                }
+            });
+            if (db != null) {
+                return db;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + ": its database " + name
+                        + " has not reached this replica from the master in " + DATABASE_WAIT_MILLIS / 1000
+                        + " s; is the master running?");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new BackendException(ResultCode.OTHER, "Backend " + backendId + ": open interrupted", ie);
+            }
+        }
+    }
+
+    /** Whether this node can write now: storage of its own, or the master of its group. */
+    boolean canWrite() {
+        return replica == null || replica.isMaster();
+    }
+
+    /** See {@link ReplicaNode#transferMaster}. */
+    String transferMaster(Set<String> candidates, int seconds) throws BackendException {
+        if (replica == null) {
+            throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "Backend " + backendId + " is not replicated");
+        }
+        return read(() -> replica.transferMaster(candidates, seconds));
+    }
+
+    /** Whether this storage is a node of a replication group. */
+    boolean replicated() {
+        return replica != null;
+    }
+
+    /** Where this node stands in its group; {@link Replication.Role#STANDALONE} for storage of its own. */
+    Replication.Status replicationStatus() {
+        return replica == null ? Replication.NONE.status() : replica.status();
+    }
+
+    /** Whether the calling thread is inside {@link #write} (a write of this node's own, not a replayed one). */
+    boolean writingHere() {
+        return writing.get() != null;
+    }
+
+    /**
+     * Opens the entries' database with {@code trigger} on it, which JE then calls for every change to it, replayed
+     * or made here (see {@link ReplayedChanges}).
+     */
+    Database openEntryDatabase(String name, ReplayedChanges trigger) throws BackendException {
+        DatabaseConfig config = config(false);
+        config.setTriggers(List.of(trigger));
+        return open(name, config);
     }
 
     List<String> databaseNames() throws BackendException {
@@ -303,10 +415,13 @@ final class JeStorage implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             ensureOpen();
             Transaction txn = null;
+            if (replica != null) {
+                writing.set(Boolean.TRUE);
+            }
             try {
                 txn = env.beginTransaction(null, txnConfig);
                 T result = work.run(txn);
-                txn.commit();
+                commit(txn);
                 txn = null;
                 if (diskFull.compareAndSet(true, false)) {
                     LOG.warn("Backend {}: there is disk space again, writes are accepted", backendId);
@@ -320,7 +435,25 @@ final class JeStorage implements AutoCloseable {
                 throw storageError(e);
             } finally {
                 abort(txn);
+                if (replica != null) {
+                    writing.remove();
+                }
             }
+        }
+    }
+
+    /**
+     * Commits; in a replication group, waits for a majority of its nodes to have the change. JE raises
+     * {@link InsufficientAcksException} once the transaction is committed here but not confirmed by enough nodes
+     * within its timeout: the change stands on this node and reaches the others as they catch up, so it is answered
+     * as done, and the warning says that a failover before they do could lose it.
+     */
+    private void commit(Transaction txn) {
+        try {
+            txn.commit();
+        } catch (InsufficientAcksException e) {
+            LOG.warn("Backend {}: a write committed on this master was not confirmed by a majority of replication "
+                    + "group nodes in time; it reaches them as they catch up: {}", backendId, e.getMessage());
         }
     }
 
@@ -400,6 +533,10 @@ final class JeStorage implements AutoCloseable {
         }
         if (!env.isValid()) {
             return failed(e);
+        }
+        BackendException refused = replica == null ? null : replica.refusal(e);
+        if (refused != null) {
+            return refused;
         }
         LOG.error("Storage error in backend {}", backendId, e);
         return new BackendException(ResultCode.OTHER, "Storage error in backend " + backendId, e);

@@ -175,6 +175,11 @@ public interface Backend extends AutoCloseable {
         return BackendStatistics.NONE;
     }
 
+    /** Its replication group, or {@link Replication#NONE} (this default) for a backend that is not replicated. */
+    default Replication replication() {
+        return Replication.NONE;
+    }
+
     /** Flushes and closes the storage; further calls fail. */
     @Override
     void close();

@@ -28,10 +28,12 @@ import org.forgerock.opendj.ldap.DN;
  *        refused (with {@code unavailable}) until space is freed, so the disk never fills under the storage's log
  * @param lookupCacheEntries how many login searches' lookups of this backend's entries the server may keep in
  *        memory (the lookup cache, summed over the backends); 0 for none
+ * @param replication the replication group its storage belongs to, or {@code null} for a backend of its own
  */
 public record BackendConfig(String id, String type, List<DN> baseDNs, Path directory,
                             Set<String> equalityIndexes, long cacheBytes, int bindCacheEntries,
-                            Map<IndexType, Set<String>> otherIndexes, long freeDiskBytes, int lookupCacheEntries) {
+                            Map<IndexType, Set<String>> otherIndexes, long freeDiskBytes, int lookupCacheEntries,
+                            ReplicationSettings replication) {
     /** The default of {@code ds-cfg-bind-cache-entries}: the sample data's users, at about 1.4 KiB of heap each. */
     public static final int DEFAULT_BIND_CACHE_ENTRIES = 10_000;
     /**
@@ -70,6 +72,25 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
         otherIndexes = Map.copyOf(others);
     }
 
+    /** Whether its storage is one node of a replication group. */
+    public boolean replicated() {
+        return replication != null;
+    }
+
+    /** The same backend, not replicated: what the offline tools open (see the JE backend). */
+    public BackendConfig standalone() {
+        return new BackendConfig(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries,
+                otherIndexes, freeDiskBytes, lookupCacheEntries, null);
+    }
+
+    /** A backend that is not replicated. */
+    public BackendConfig(String id, String type, List<DN> baseDNs, Path directory, Set<String> equalityIndexes,
+                         long cacheBytes, int bindCacheEntries, Map<IndexType, Set<String>> otherIndexes,
+                         long freeDiskBytes, int lookupCacheEntries) {
+        this(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, otherIndexes, freeDiskBytes,
+                lookupCacheEntries, null);
+    }
+
     /** A backend with the default lookup cache. */
     public BackendConfig(String id, String type, List<DN> baseDNs, Path directory, Set<String> equalityIndexes,
                          long cacheBytes, int bindCacheEntries, Map<IndexType, Set<String>> otherIndexes,
@@ -102,7 +123,7 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
             Set<String> names = new LinkedHashSet<>(equalityIndexes);
             names.add(name);
             return new BackendConfig(id, type, baseDNs, directory, names, cacheBytes, bindCacheEntries, otherIndexes,
-                    freeDiskBytes, lookupCacheEntries);
+                    freeDiskBytes, lookupCacheEntries, replication);
         }
         Map<IndexType, Set<String>> others = new EnumMap<>(IndexType.class);
         others.putAll(otherIndexes);
@@ -110,6 +131,6 @@ public record BackendConfig(String id, String type, List<DN> baseDNs, Path direc
         names.add(name);
         others.put(kind, names);
         return new BackendConfig(id, type, baseDNs, directory, equalityIndexes, cacheBytes, bindCacheEntries, others,
-                freeDiskBytes, lookupCacheEntries);
+                freeDiskBytes, lookupCacheEntries, replication);
     }
 }

@@ -497,7 +497,8 @@ public final class ConfigLoader {
         long freeDiskMb = integer(e, "ds-cfg-disk-full-threshold-mb",
                 (int) (BackendConfig.DEFAULT_FREE_DISK_BYTES >> 20), 1, 1 << 30);
         return new BackendConfig(id, type, baseDNs, path(e, "ds-cfg-db-directory", "db/" + id), indexes,
-                cacheMb * 1024 * 1024, bindCache, others, freeDiskMb << 20, lookupCache);
+                cacheMb * 1024 * 1024, bindCache, others, freeDiskMb << 20, lookupCache,
+                ReplicationConfigReader.read(e));
     }
 
     private static void checkDistinctBaseDNs(List<BackendConfig> backends) throws ConfigException {
@@ -525,7 +526,7 @@ public final class ConfigLoader {
         return e;
     }
 
-    private static List<ByteString> values(Entry e, String attr) {
+    static List<ByteString> values(Entry e, String attr) {
         Attribute a = e.getAttribute(attr);
         return a == null ? List.of() : new ArrayList<>(a);
     }

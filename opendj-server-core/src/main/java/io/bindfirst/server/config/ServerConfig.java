@@ -691,7 +691,7 @@ public record ServerConfig(Path instanceRoot, Path schemaDirectory, Listener lis
         for (BackendConfig b : backends) {
             changed.add(!b.id().equals(backendId) ? b : new BackendConfig(b.id(), type, b.baseDNs(),
                     b.directory(), b.equalityIndexes(), b.cacheBytes(), b.bindCacheEntries(), b.otherIndexes(),
-                    b.freeDiskBytes(), b.lookupCacheEntries()));
+                    b.freeDiskBytes(), b.lookupCacheEntries(), b.replication()));
         }
         return new ServerConfig(instanceRoot, schemaDirectory, listener, ldapsListener, tls, securePasswordBinds,
                 limits, workQueue, passwords,

@@ -8,6 +8,7 @@ import static org.testng.Assert.expectThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import org.forgerock.opendj.ldap.DN;
@@ -15,6 +16,7 @@ import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
 import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.ReplicationSettings;
 import io.bindfirst.server.testsupport.ConfigText;
 import io.bindfirst.server.testsupport.TempFolders;
 
@@ -258,6 +260,36 @@ public class ConfigLoaderTest {
                 () -> loadEdited("ds-cfg-lookup-cache-entries: 10000", "ds-cfg-lookup-cache-entries: -1"));
         assertTrue(e.getMessage().contains(
                 "ds-cfg-backend-id=userRoot,cn=Backends,cn=config: ds-cfg-lookup-cache-entries"), e.getMessage());
+    }
+
+    @Test
+    public void aBackendIsReplicatedOnlyWithAGroupANodeAnAddressAndAHelper() throws Exception {
+        String lookup = "ds-cfg-lookup-cache-entries: 10000";
+        assertNull(loadEdited(lookup, lookup).backends().get(0).replication(), "shipped: not replicated");
+        String replicated = lookup + "\nds-cfg-replication-group-name: logins\nds-cfg-replication-node-name: ds1"
+                + "\nds-cfg-replication-address: 127.0.0.1:8989\nds-cfg-replication-helper-address: 127.0.0.1:8989"
+                + "\nds-cfg-replication-helper-address: 127.0.0.1:8990";
+        ReplicationSettings r = loadEdited(lookup, replicated).backends().get(0).replication();
+        assertEquals(r, new ReplicationSettings("logins", "ds1", "127.0.0.1:8989",
+                List.of("127.0.0.1:8989", "127.0.0.1:8990"), ReplicationSettings.NodeType.ELECTABLE));
+        assertEquals(loadEdited(lookup, replicated + "\nds-cfg-replication-node-type: Secondary").backends().get(0)
+                .replication().nodeType(), ReplicationSettings.NodeType.SECONDARY);
+        String group = "\nds-cfg-replication-group-name: logins";
+        String node = "\nds-cfg-replication-node-name: ds1";
+        String address = "\nds-cfg-replication-address: 127.0.0.1:8989";
+        String helper = "\nds-cfg-replication-helper-address: 127.0.0.1:8989";
+        String[][] bad = {
+            {group + node + address, "ds-cfg-replication-helper-address"},
+            {group + address + helper, "ds-cfg-replication-node-name"},
+            {group + node + helper + "\nds-cfg-replication-address: 8989", "'8989' is not host:port"},
+            {group + address + helper + "\nds-cfg-replication-node-name: ds 1", "'ds 1' is not a name"},
+            {group + node + address + helper + "\nds-cfg-replication-node-type: voter", "'voter' is not one of"},
+        };
+        for (String[] b : bad) {
+            ConfigException e = expectThrows(ConfigException.class, () -> loadEdited(lookup, lookup + b[0]));
+            assertTrue(e.getMessage().contains("ds-cfg-backend-id=userRoot,cn=Backends,cn=config: "), e.getMessage());
+            assertTrue(e.getMessage().contains(b[1]), e.getMessage());
+        }
     }
 
     @Test

@@ -69,6 +69,17 @@ public final class ConfigText {
         return new ConfigText(text.substring(0, entryStart.start()) + edited + text.substring(end));
     }
 
+    /** Adds the line {@code attribute: value} at the end of one entry (beside any values it has). */
+    public ConfigText add(String dn, String attribute, String value) {
+        Matcher entryStart = Pattern.compile("(?m)^dn: " + Pattern.quote(dn) + "$").matcher(text);
+        if (!entryStart.find()) {
+            throw new AssertionError("config.ldif has no entry dn: " + dn);
+        }
+        int end = text.indexOf("\n\n", entryStart.end());
+        end = end < 0 ? text.length() : end;
+        return new ConfigText(text.substring(0, end) + "\n" + attribute + ": " + value + text.substring(end));
+    }
+
     public void write(Path file) throws IOException {
         Files.writeString(file, text);
     }

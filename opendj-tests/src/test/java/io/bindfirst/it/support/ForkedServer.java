@@ -61,8 +61,6 @@ public final class ForkedServer implements AutoCloseable {
     public static ForkedServer start(int users, List<String> jvmOpts,
             java.util.function.UnaryOperator<ConfigText> config) throws Exception {
         Path instance = Files.createTempDirectory("bindfirst-bench-");
-        Process p = null;
-        Thread hook = null;
         try {
             TestServer.copyConfig(instance);
             Path ldif = instance.resolve("config/config.ldif");
@@ -71,6 +69,22 @@ public final class ForkedServer implements AutoCloseable {
                     Integer.toString(users)).set("cn=Password Storage Schemes,cn=config",
                     "ds-cfg-verified-credential-cache-size", Integer.toString(VERIFIED_CREDENTIAL_CACHE));
             config.apply(text).write(ldif);
+        } catch (IOException | RuntimeException e) {
+            TestServer.deleteTree(instance);
+            throw e;
+        }
+        return startIn(instance, jvmOpts);
+    }
+
+    /**
+     * Starts the server again on an instance folder made by {@link #start} (one this class stopped or killed): its
+     * configuration and database as they were left.
+     */
+    public static ForkedServer startIn(Path instance, List<String> jvmOpts) throws Exception {
+        Process p = null;
+        Thread hook = null;
+        try {
+            Path ldif = instance.resolve("config/config.ldif");
             List<String> cmd = new ArrayList<>();
             if (envResetsHangUp()) {
                 // As bin/start-ds: a build run under nohup would hand the server a SIGHUP it can never catch.
@@ -177,6 +191,13 @@ public final class ForkedServer implements AutoCloseable {
     /** The instance folder (its logs/ holds the access log and server.out, the child's whole output). */
     public Path instance() {
         return instance;
+    }
+
+    /** Kills the child at once (SIGKILL, as a machine that dies), keeping the instance until {@link #close()}. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+        stop(process, hook);
     }
 
     /** Stops the child (SIGTERM: it closes its logs), keeping the instance until {@link #close()}. */

@@ -1,0 +1,244 @@
+package io.bindfirst.backend.je;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.forgerock.opendj.ldap.ResultCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sleepycat.je.Durability;
+import com.sleepycat.je.EnvironmentConfig;
+import com.sleepycat.je.rep.InsufficientAcksException;
+import com.sleepycat.je.rep.InsufficientReplicasException;
+import com.sleepycat.je.rep.NoConsistencyRequiredPolicy;
+import com.sleepycat.je.rep.NodeType;
+import com.sleepycat.je.rep.QuorumPolicy;
+import com.sleepycat.je.rep.ReplicaWriteException;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
+import com.sleepycat.je.rep.ReplicationConfig;
+import com.sleepycat.je.rep.ReplicationNode;
+import com.sleepycat.je.rep.StateChangeEvent;
+import com.sleepycat.je.rep.StateChangeException;
+import com.sleepycat.je.rep.TimeConsistencyPolicy;
+import com.sleepycat.je.rep.UnknownMasterException;
+import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
+import com.sleepycat.je.rep.utilint.ServiceDispatcher.ServiceConnectFailedException;
+
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.Replication;
+import io.bindfirst.server.backend.ReplicationSettings;
+
+/**
+ * One node of a JE High Availability group: opens the replicated environment of a backend's storage, follows the
+ * node's role as JE elects masters, and says in LDAP terms why JE refused a write.
+ *
+ * <p>Settings chosen here, and why:
+ * <ul>
+ * <li>A write commits once a simple majority of the electable nodes has it: the master fsyncs its log, a replica
+ *     acknowledges once the change is in its memory (its own log is written soon after); a change a majority holds
+ *     survives the loss of any minority, so it is never fsynced twice on the path of a client's answer.</li>
+ * <li>Reads never wait for a replica to catch up ({@link NoConsistencyRequiredPolicy}): a login must not stall
+ *     because its node is a second behind. JE's default would block a read for up to an hour on a lagging node.</li>
+ * <li>When it starts, a node waits up to {@link #CATCH_UP_SECONDS} for its replica to come within a second of the
+ *     master, so that it does not serve from a stale copy from its first answer; and without a master in reach (no
+ *     majority) it opens anyway after {@link #UNKNOWN_STATE_SECONDS}, serving reads, so that a node alone still
+ *     answers binds.</li>
+ * </ul>
+ */
+final class ReplicaNode {
+    /** How long a starting node waits to catch up with the master before it serves. */
+    static final int CATCH_UP_SECONDS = 300;
+    /** How long a starting node waits for a master before it opens without one (reads only). */
+    static final int UNKNOWN_STATE_SECONDS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
+
+    private final String backendId;
+    private final ReplicationSettings settings;
+    private volatile ReplicatedEnvironment env;
+    private volatile Replication.Status status;
+    /** Called each time this node becomes the master, before JE's listener returns. */
+    private final Runnable becameMaster;
+
+    ReplicaNode(String backendId, ReplicationSettings settings, Runnable becameMaster) {
+        this.backendId = backendId;
+        this.settings = settings;
+        this.becameMaster = becameMaster;
+        this.status = new Replication.Status(Replication.Role.UNKNOWN, settings.groupName(), settings.nodeName(),
+                null, null);
+    }
+
+    /** The durability of every write: see the class comment. */
+    static Durability durability() {
+        return new Durability(Durability.SyncPolicy.SYNC, Durability.SyncPolicy.NO_SYNC,
+                Durability.ReplicaAckPolicy.SIMPLE_MAJORITY);
+    }
+
+    /** Opens (joining the group, creating the directory's environment if new) with {@code envConfig}. */
+    ReplicatedEnvironment open(File home, EnvironmentConfig envConfig) {
+        ReplicationConfig rep = new ReplicationConfig(settings.groupName(), settings.nodeName(), settings.address());
+        rep.setHelperHosts(String.join(",", settings.helpers()));
+        rep.setNodeType(settings.nodeType() == ReplicationSettings.NodeType.SECONDARY ? NodeType.SECONDARY
+                : NodeType.ELECTABLE);
+        rep.setConsistencyPolicy(NoConsistencyRequiredPolicy.NO_CONSISTENCY);
+        rep.setConfigParam(ReplicationConfig.ENV_UNKNOWN_STATE_TIMEOUT, UNKNOWN_STATE_SECONDS + " s");
+        envConfig.setDurability(durability());
+        // The quorum policy must be given: with null (which the constructor accepts) every election after the
+        // first one waits forever, and a group whose master dies never elects another (found with three processes
+        // and kill -9).
+        ReplicatedEnvironment opened = new ReplicatedEnvironment(home, rep, envConfig,
+                new TimeConsistencyPolicy(1, TimeUnit.SECONDS, CATCH_UP_SECONDS, TimeUnit.SECONDS),
+                QuorumPolicy.SIMPLE_MAJORITY);
+        env = opened;
+        opened.setStateChangeListener(this::stateChanged);
+        return opened;
+    }
+
+    /**
+     * On a replica, waits (at most {@code timeoutMillis}) until this node has replayed every transaction the master
+     * had ended when it was asked: JE opens a replica once it is within a second of the master, which may leave the
+     * last second's changes (a database just created, an index just built) still to come. A node with no master, or
+     * one that cannot ask it, goes on as it is and says so.
+     */
+    void awaitCatchUp(long timeoutMillis) {
+        Replication.Status s = status;
+        if (s.role() != Replication.Role.REPLICA || s.master() == null) {
+            return;
+        }
+        try {
+            // The group as the master knows it: this node's own record may not have been replayed here yet.
+            Set<InetSocketAddress> known = new java.util.HashSet<>();
+            known.add(socket(settings.address()));
+            settings.helpers().forEach(h -> known.add(socket(h)));
+            ReplicationGroupAdmin admin = new ReplicationGroupAdmin(settings.groupName(), known);
+            ReplicationNode master = admin.getGroup().getMember(s.master());
+            ReplicationNode self = admin.getGroup().getMember(settings.nodeName());
+            if (master == null || self == null) {
+                LOG.warn("Backend {}: node {} does not find itself and master {} in its group; it serves what it "
+                        + "has", backendId, settings.nodeName(), s.master());
+                return;
+            }
+            int askMillis = (int) Math.min(timeoutMillis, 5_000);
+            long target = admin.getNodeState(master, askMillis).getCurrentTxnEndVLSN();
+            long deadline = System.currentTimeMillis() + timeoutMillis;
+            while (admin.getNodeState(self, askMillis).getCurrentTxnEndVLSN() < target) {
+                if (System.currentTimeMillis() > deadline) {
+                    LOG.warn("Backend {}: node {} has not caught up with master {} in {} s; it serves what it has",
+                            backendId, settings.nodeName(), s.master(), timeoutMillis / 1000);
+                    return;
+                }
+                Thread.sleep(20);
+            }
+        } catch (IOException | ServiceConnectFailedException | RuntimeException e) {
+            LOG.warn("Backend {}: node {} could not ask master {} how far it is: {}", backendId,
+                    settings.nodeName(), s.master(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static InetSocketAddress socket(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    /**
+     * Hands the master's part to one of {@code candidates} (node names), waiting up to {@code seconds} for it to
+     * catch up: how a master stops without an election. Returns the new master's name.
+     */
+    String transferMaster(Set<String> candidates, int seconds) {
+        return env.transferMaster(candidates, seconds, TimeUnit.SECONDS);
+    }
+
+    private void stateChanged(StateChangeEvent event) {
+        ReplicatedEnvironment.State state = event.getState();
+        String master = state.isActive() ? event.getMasterNodeName() : null;
+        Replication.Role role = state.isMaster() ? Replication.Role.MASTER
+                : state.isReplica() ? Replication.Role.REPLICA : Replication.Role.UNKNOWN;
+        Replication.Role before = status.role();
+        status = new Replication.Status(role, settings.groupName(), settings.nodeName(), master,
+                master == null ? null : addressOf(master));
+        if (state.isDetached()) {
+            LOG.info("Backend {}: node {} left replication group {}", backendId, settings.nodeName(),
+                    settings.groupName());
+            return;
+        }
+        if (role != before) {
+            LOG.info("Backend {}: node {} of replication group {} is now {}{}", backendId, settings.nodeName(),
+                    settings.groupName(), role.name().toLowerCase(java.util.Locale.ROOT),
+                    role == Replication.Role.REPLICA ? " of " + master : role == Replication.Role.UNKNOWN
+                            ? " (no master in reach: reads go on, writes are refused)" : "");
+        }
+        if (role == Replication.Role.MASTER) {
+            becameMaster.run();
+        }
+    }
+
+    /** The replication address of the node named {@code name}, or {@code null} if JE does not know it now. */
+    private String addressOf(String name) {
+        ReplicatedEnvironment e = env;
+        if (e == null) {
+            return null;
+        }
+        try {
+            ReplicationNode node = e.getGroup().getMember(name);
+            if (node == null) {
+                return null;
+            }
+            InetSocketAddress a = node.getSocketAddress();
+            return a.getHostString() + ":" + a.getPort();
+        } catch (RuntimeException ex) {
+            return null; // the group's membership is being read again: the address is for messages only
+        }
+    }
+
+    Replication.Status status() {
+        Replication.Status s = status;
+        if (s.master() != null && s.masterAddress() == null) {
+            String address = addressOf(s.master()); // JE may not have known it when the role changed
+            if (address != null) {
+                s = new Replication.Status(s.role(), s.group(), s.node(), s.master(), address);
+                status = s;
+            }
+        }
+        return s;
+    }
+
+    /** Whether this node takes writes now. */
+    boolean isMaster() {
+        return status.role() == Replication.Role.MASTER;
+    }
+
+    /**
+     * What to answer for an exception of JE's replication, or {@code null} if {@code e} is not one. None of these
+     * leaves anything written: JE raises them before the commit ({@link InsufficientAcksException}, after it, is
+     * not handled here).
+     */
+    BackendException refusal(RuntimeException e) {
+        if (e instanceof ReplicaWriteException || (e instanceof StateChangeException && isReplicaNow())) {
+            Replication.Status s = status();
+            return new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This server is a replica in replication "
+                    + "group " + settings.groupName() + ": it takes no writes; send them to the master"
+                    + (s.master() == null ? "" : ", node " + s.master()
+                    + (s.masterAddress() == null ? "" : " (replication address " + s.masterAddress() + ")")), e);
+        }
+        if (e instanceof UnknownMasterException || e instanceof StateChangeException) {
+            return new BackendException(ResultCode.UNAVAILABLE, "Replication group " + settings.groupName()
+                    + " has no master now (an election is under way, or a majority of its nodes is out of reach): "
+                    + "nothing was written; reads and binds go on; try the write again shortly", e);
+        }
+        if (e instanceof InsufficientReplicasException) {
+            return new BackendException(ResultCode.UNAVAILABLE, "Replication group " + settings.groupName()
+                    + ": a majority of its nodes is out of reach, so no write can be made durable: nothing was "
+                    + "written; reads and binds go on", e);
+        }
+        return null;
+    }
+
+    private boolean isReplicaNow() {
+        return status.role() == Replication.Role.REPLICA;
+    }
+}

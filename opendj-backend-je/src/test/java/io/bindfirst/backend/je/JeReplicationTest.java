@@ -1,0 +1,234 @@
+package io.bindfirst.backend.je;
+
+import static io.bindfirst.backend.je.TestSupport.PEOPLE;
+import static io.bindfirst.backend.je.TestSupport.SCHEMA;
+import static io.bindfirst.backend.je.TestSupport.SERVER_INDEXES;
+import static io.bindfirst.backend.je.TestSupport.dn;
+import static io.bindfirst.backend.je.TestSupport.person;
+import static io.bindfirst.backend.je.TestSupport.renamed;
+import static io.bindfirst.backend.je.TestSupport.with;
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertNotNull;
+import static org.testng.Assert.assertNull;
+import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.forgerock.opendj.ldap.Entry;
+import org.forgerock.opendj.ldap.ResultCode;
+import org.testng.annotations.AfterMethod;
+import org.testng.annotations.BeforeMethod;
+import org.testng.annotations.Test;
+
+import io.bindfirst.server.backend.BackendConfig;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.backend.Replication;
+import io.bindfirst.server.backend.ReplicationSettings;
+
+/**
+ * Three JE backends of one replication group in this JVM, on loopback ports: roles, replayed changes handed to the
+ * server in order with their entries before and after, the bind cache of a replica kept true, writes refused on a
+ * replica, and a failover whose new master gives new entries fresh ids. The server-level behaviour (three processes,
+ * kills, partitions) is tested in the integration tests.
+ */
+public class JeReplicationTest {
+    private static final String USER = "uid=user.1," + PEOPLE;
+    private static final long WAIT_MILLIS = 30_000;
+
+    private final List<Path> homes = new ArrayList<>();
+    private final List<JeBackend> nodes = new ArrayList<>();
+    private final List<BlockingQueue<EntryChange>> replayed = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+
+    @BeforeMethod
+    public void startGroup() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            homes.add(Files.createTempDirectory("je-rep-" + i + "-"));
+            addresses.add("127.0.0.1:" + freePort());
+            replayed.add(new LinkedBlockingQueue<>());
+            nodes.add(null);
+        }
+        for (int i = 0; i < 3; i++) {
+            open(i);
+        }
+    }
+
+    @AfterMethod(alwaysRun = true)
+    public void stopGroup() throws IOException {
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            if (nodes.get(i) != null) {
+                nodes.get(i).close();
+            }
+        }
+        for (Path home : homes) {
+            TestSupport.delete(home);
+        }
+        homes.clear();
+        nodes.clear();
+        replayed.clear();
+        addresses.clear();
+    }
+
+    @Test
+    public void theFirstNodeIsMasterAndTheOthersReplicateIt() throws Exception {
+        assertEquals(nodes.get(0).status().role(), Replication.Role.MASTER);
+        for (int i = 1; i < 3; i++) {
+            Replication.Status s = nodes.get(i).status();
+            assertEquals(s.role(), Replication.Role.REPLICA);
+            assertEquals(s.master(), "n0");
+            assertEquals(s.masterAddress(), addresses.get(0));
+            assertEquals(s.group(), "test-group");
+        }
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        master.addEntry(person(1, PEOPLE));
+        for (int i = 1; i < 3; i++) {
+            int node = i;
+            await(() -> exists(nodes.get(node), USER));
+            assertEquals(nodes.get(i).getEntry(dn(USER)), master.getEntry(dn(USER)));
+        }
+    }
+
+    @Test
+    public void aReplicaHandsOnEachReplayedChangeWithItsEntries() throws Exception {
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        Entry alice = person(1, PEOPLE);
+        master.addEntry(alice);
+        Entry changed = with(alice, "description", "changed");
+        master.modifyEntry(dn(USER), current -> with(current, "description", "changed"));
+        String newDn = "uid=user.1b," + PEOPLE;
+        master.renameEntry(dn(USER), dn(newDn), current -> renamed(current, newDn));
+        master.deleteEntry(dn(newDn), false);
+        for (int i = 1; i < 3; i++) {
+            BlockingQueue<EntryChange> q = replayed.get(i);
+            for (int skip = 0; skip < 3; skip++) { // the suffix, People and Groups
+                assertNull(next(q).before());
+            }
+            EntryChange add = next(q);
+            assertNull(add.before());
+            assertEquals(add.after(), alice);
+            EntryChange modify = next(q);
+            assertEquals(modify.before(), alice);
+            assertEquals(modify.after(), changed);
+            EntryChange rename = next(q);
+            assertEquals(rename.before(), changed);
+            assertEquals(rename.after().getName(), dn(newDn));
+            EntryChange delete = next(q);
+            assertEquals(delete.before().getName(), dn(newDn));
+            assertNull(delete.after());
+        }
+    }
+
+    @Test
+    public void aReplicasBindCacheFollowsTheMaster() throws Exception {
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        master.addEntry(person(1, PEOPLE));
+        JeBackend replica = nodes.get(1);
+        await(() -> exists(replica, USER));
+        Set<String> names = Set.of("userpassword", "description");
+        assertEquals(replica.getEntry(dn(USER), names).getAttribute("description").firstValueAsString(),
+                "Test user 1");
+        assertNotNull(replica.cachedEntry(dn(USER), names), "the replica caches the bind entry");
+        replayed.get(1).clear();
+        master.modifyEntry(dn(USER), current -> with(current, "description", "changed"));
+        next(replayed.get(1)); // handed on only once the cache has dropped it
+        assertNull(replica.cachedEntry(dn(USER), names));
+        assertEquals(replica.getEntry(dn(USER), names).getAttribute("description").firstValueAsString(),
+                "changed");
+    }
+
+    @Test
+    public void aReplicaRefusesWritesNamingTheMaster() throws Exception {
+        TestSupport.addTree(nodes.get(0));
+        JeBackend replica = nodes.get(2);
+        await(() -> exists(replica, PEOPLE));
+        BackendException e = expectThrows(BackendException.class, () -> replica.addEntry(person(7, PEOPLE)));
+        assertEquals(e.resultCode(), ResultCode.UNWILLING_TO_PERFORM);
+        assertTrue(e.getMessage().contains("node n0"), e.getMessage());
+        assertTrue(e.getMessage().contains(addresses.get(0)), e.getMessage());
+        assertNull(replica.getEntry(dn("uid=user.7," + PEOPLE)));
+    }
+
+    @Test
+    public void aNewMasterGivesNewEntriesIdsAfterThoseItReplayed() throws Exception {
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        for (int i = 0; i < 20; i++) {
+            master.addEntry(person(i, PEOPLE));
+        }
+        for (int i = 1; i < 3; i++) {
+            int node = i;
+            await(() -> exists(nodes.get(node), "uid=user.19," + PEOPLE));
+        }
+        // Handed over as a stopping master does (an election among nodes of one JVM never ends: the closed node
+        // still answers for itself); elections after a kill are tested with processes.
+        String chosen = master.transferMaster(Set.of("n1", "n2"), 20);
+        JeBackend newMaster = nodes.get(chosen.equals("n1") ? 1 : 2);
+        await(() -> newMaster.status().role() == Replication.Role.MASTER);
+        master.close();
+        nodes.set(0, null);
+        newMaster.addEntry(person(100, PEOPLE));
+        for (int i = 0; i < 20; i++) {
+            assertEquals(newMaster.getEntry(dn("uid=user." + i + "," + PEOPLE)), person(i, PEOPLE));
+        }
+        assertEquals(newMaster.getEntry(dn("uid=user.100," + PEOPLE)), person(100, PEOPLE));
+        open(0); // the old master rejoins as a replica and catches up
+        assertEquals(nodes.get(0).status().role(), Replication.Role.REPLICA);
+        await(() -> exists(nodes.get(0), "uid=user.100," + PEOPLE));
+    }
+
+    private void open(int i) throws BackendException {
+        ReplicationSettings rep = new ReplicationSettings("test-group", "n" + i, addresses.get(i),
+                List.of(addresses.get(0)), ReplicationSettings.NodeType.ELECTABLE);
+        BackendConfig c = TestSupport.config(homes.get(i), SERVER_INDEXES);
+        BackendConfig replicated = new BackendConfig(c.id(), c.type(), c.baseDNs(), c.directory(),
+                c.equalityIndexes(), c.cacheBytes(), c.bindCacheEntries(), c.otherIndexes(), c.freeDiskBytes(),
+                c.lookupCacheEntries(), rep);
+        JeBackend b = JeBackend.open(replicated, SCHEMA);
+        BlockingQueue<EntryChange> q = replayed.get(i);
+        b.follow(q::add);
+        nodes.set(i, b);
+    }
+
+    private static boolean exists(JeBackend b, String dn) {
+        try {
+            return b.entryExists(dn(dn));
+        } catch (BackendException e) {
+            return false;
+        }
+    }
+
+    private static EntryChange next(BlockingQueue<EntryChange> q) throws InterruptedException {
+        EntryChange c = q.poll(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        assertNotNull(c, "no replayed change within " + WAIT_MILLIS + " ms");
+        return c;
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, "not reached within " + WAIT_MILLIS + " ms");
+            Thread.sleep(20);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.bindfirst.server.backend;
+
+import java.util.function.Consumer;
+
+/**
+ * What a replicated backend tells the server: the changes it replays from its group's master, and where it stands
+ * in the group. A backend that is not replicated answers {@link #NONE}.
+ */
+public interface Replication {
+
+    /** The node's part in its group, as the storage engine last said. */
+    enum Role {
+        /** Takes writes. */
+        MASTER,
+        /** Replays the master's writes; serves reads. */
+        REPLICA,
+        /** In no group that has a master (an election under way, or no majority reachable): serves reads. */
+        UNKNOWN,
+        /** Not replicated. */
+        STANDALONE
+    }
+
+    /**
+     * Where the node stands.
+     *
+     * @param role its part now
+     * @param group its group's name ({@code null} when standalone)
+     * @param node its own name ({@code null} when standalone)
+     * @param master the master's node name, or {@code null} when none is known
+     * @param masterAddress the master's replication address ({@code host:port}), or {@code null}
+     */
+    record Status(Role role, String group, String node, String master, String masterAddress) {
+    }
+
+    /**
+     * Hands {@code sink} every change this node applies from the master from now on, in commit order, on the thread
+     * that applied it, once the change is visible to reads and before this node acknowledges it to the master. A
+     * change replayed while the storage opened, before this call, is not handed to anyone: nothing had read the
+     * storage yet. One made since, if any, is handed first: replay waits for this call (see the implementation).
+     * Called once, by the server, after the listeners of committed changes are in place.
+     */
+    void follow(Consumer<EntryChange> sink);
+
+    /** Where the node stands now. */
+    Status status();
+
+    /** A backend that is not replicated. */
+    Replication NONE = new Replication() {
+        @Override
+        public void follow(Consumer<EntryChange> sink) {
+            // nothing is ever replayed
+        }
+
+        @Override
+        public Status status() {
+            return new Status(Role.STANDALONE, null, null, null, null);
+        }
+    };
+}

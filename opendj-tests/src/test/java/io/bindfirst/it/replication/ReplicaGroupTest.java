@@ -1,0 +1,222 @@
+package io.bindfirst.it.replication;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertTrue;
+import static org.testng.Assert.expectThrows;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
+
+import io.bindfirst.it.support.ForkedServer;
+import io.bindfirst.it.support.TestServer;
+import io.bindfirst.server.testsupport.ConfigText;
+
+/**
+ * Three servers, each its own process, in one replication group on loopback: the first is the master, the others
+ * replicate it; writes on the master reach them; a replica refuses writes and names the master; a user deleted on the
+ * master loses the connections bound on a replica; the master killed (SIGKILL), another is elected and takes
+ * writes, nothing acknowledged is lost, and the old master comes back as a replica and catches up.
+ */
+public class ReplicaGroupTest {
+    private static final String BACKEND = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
+    private static final List<String> JVM = List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private static final int USERS = 100;
+    /** Elections, catch-up and replay on a loaded two-core machine: far above what they take. */
+    private static final long WAIT_MILLIS = 60_000;
+
+    private final List<ForkedServer> nodes = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+
+    @BeforeClass
+    public void startGroup() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            addresses.add("127.0.0.1:" + freePort());
+        }
+        for (int i = 0; i < 3; i++) {
+            int node = i;
+            nodes.add(ForkedServer.start(USERS, JVM, text -> replicated(text, node)));
+        }
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stopGroup() {
+        for (ForkedServer n : nodes) {
+            n.close();
+        }
+    }
+
+    private ConfigText replicated(ConfigText text, int node) {
+        return text.add(BACKEND, "ds-cfg-replication-group-name", "it-group")
+                .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
+                .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
+                .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0));
+    }
+
+    @Test
+    public void aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites() throws Exception {
+        String user = "uid=user.1," + TestServer.PEOPLE;
+        try (LDAPConnection master = root(0)) {
+            master.modify(user, new Modification(ModificationType.REPLACE, "description", "from the master"));
+        }
+        for (int i = 1; i < 3; i++) {
+            int node = i;
+            await(() -> "from the master".equals(description(node, user)));
+            try (LDAPConnection replica = root(node)) {
+                LDAPException e = expectThrows(LDAPException.class, () -> replica.modify(user,
+                        new Modification(ModificationType.REPLACE, "description", "from a replica")));
+                assertEquals(e.getResultCode(), ResultCode.UNWILLING_TO_PERFORM);
+                assertTrue(e.getDiagnosticMessage().contains("node n0"), e.getDiagnosticMessage());
+            }
+        }
+    }
+
+    @Test
+    public void aUserDeletedOnTheMasterLosesItsConnectionsOnTheReplicas() throws Exception {
+        String user = "uid=user.7," + TestServer.PEOPLE;
+        await(() -> attribute(2, user, "uid") != null);
+        LDAPConnection bound = new LDAPConnection("127.0.0.1", nodes.get(2).port());
+        try {
+            bound.bind(user, TestServer.USER_PASSWORD);
+            assertEquals(whoAmI(bound), "dn:" + user);
+            try (LDAPConnection master = root(0)) {
+                master.delete(user);
+            }
+            await(() -> !bound.isConnected() || !("dn:" + user).equals(whoAmIQuietly(bound)));
+            LDAPException e = expectThrows(LDAPException.class, () -> {
+                try (LDAPConnection again = new LDAPConnection("127.0.0.1", nodes.get(2).port())) {
+                    again.bind(user, TestServer.USER_PASSWORD);
+                }
+            });
+            assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+        } finally {
+            bound.close();
+        }
+    }
+
+    /** Runs last: it kills the master. */
+    @Test(dependsOnMethods = {"aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites",
+        "aUserDeletedOnTheMasterLosesItsConnectionsOnTheReplicas"})
+    public void aKilledMasterIsReplacedAndRejoinsAsAReplica() throws Exception {
+        String user = "uid=user.2," + TestServer.PEOPLE;
+        try (LDAPConnection master = root(0)) {
+            master.modify(user, new Modification(ModificationType.REPLACE, "description", "acknowledged"));
+        }
+        nodes.get(0).kill();
+        long killed = System.nanoTime();
+        int[] newMaster = {-1};
+        String[] lastRefusal = {null, null, null};
+        try {
+            await(() -> {
+                for (int i = 1; i < 3; i++) {
+                    try (LDAPConnection c = root(i)) {
+                        c.modify(user, new Modification(ModificationType.REPLACE, "title", "after the failover"));
+                        newMaster[0] = i;
+                        return true;
+                    } catch (LDAPException e) {
+                        lastRefusal[i] = e.getResultCode() + " " + e.getDiagnosticMessage();
+                    }
+                }
+                return false;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError("no node took a write after the master was killed; the last refusals: n1 "
+                    + lastRefusal[1] + "; n2 " + lastRefusal[2] + "\nn1's log:\n" + tail(1, "logs/errors")
+                    + "\nn1's JE log:\n" + tail(1, "db/userRoot/je.info.0"), e);
+        }
+        long tookMillis = (System.nanoTime() - killed) / 1_000_000;
+        System.out.println("REPLICATION failover: node n" + newMaster[0] + " took a write " + tookMillis
+                + " ms after the master was killed");
+        for (int i = 1; i < 3; i++) {
+            int node = i;
+            assertEquals(description(i, user), "acknowledged", "node n" + i + " lost an acknowledged write");
+            await(() -> "after the failover".equals(attribute(node, user, "title")));
+        }
+        ForkedServer old = nodes.get(0);
+        nodes.set(0, ForkedServer.startIn(old.instance(), JVM));
+        await(() -> "after the failover".equals(attribute(0, user, "title")));
+        assertEquals(description(0, user), "acknowledged");
+        try (LDAPConnection rejoined = root(0)) {
+            LDAPException e = expectThrows(LDAPException.class, () -> rejoined.modify(user,
+                    new Modification(ModificationType.REPLACE, "description", "on the old master")));
+            assertEquals(e.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, "the old master is a replica now");
+        }
+        assertFalse(newMaster[0] < 0);
+    }
+
+    /** The last lines of a file of a node's instance, for a failure's message. */
+    private String tail(int node, String file) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(nodes.get(node).instance().resolve(file));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private LDAPConnection root(int node) throws LDAPException {
+        LDAPConnection c = new LDAPConnection("127.0.0.1", nodes.get(node).port());
+        try {
+            c.bind(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+            return c;
+        } catch (LDAPException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private String description(int node, String dn) {
+        return attribute(node, dn, "description");
+    }
+
+    private String attribute(int node, String dn, String attribute) {
+        try (LDAPConnection c = root(node)) {
+            SearchResultEntry e = c.getEntry(dn, attribute);
+            return e == null ? null : e.getAttributeValue(attribute);
+        } catch (LDAPException e) {
+            return null;
+        }
+    }
+
+    private static String whoAmI(LDAPConnection c) throws LDAPException {
+        return ((WhoAmIExtendedResult) c.processExtendedOperation(new WhoAmIExtendedRequest())).getAuthorizationID();
+    }
+
+    private static String whoAmIQuietly(LDAPConnection c) {
+        try {
+            return whoAmI(c);
+        } catch (LDAPException e) {
+            return null;
+        }
+    }
+
+    private static void await(Callable<Boolean> condition) throws Exception {
+        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+        while (!condition.call()) {
+            assertTrue(System.currentTimeMillis() < deadline, "not reached within " + WAIT_MILLIS + " ms");
+            Thread.sleep(50);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
