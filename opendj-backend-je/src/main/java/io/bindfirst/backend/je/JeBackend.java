@@ -165,17 +165,32 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics,
      * next id was computed when the backend opened, and a replica's adds came from another master since).
      */
     private void becameMaster() {
-        try {
-            refreshNextId();
-        } catch (BackendException e) {
-            // An add that meets an id in use refreshes it again (see addEntry).
-            LOG_REPLICATION.warn("Backend {}: could not read its last entry id on becoming master", config.id(), e);
-        }
+        // Not on JE's thread, which calls this while it makes the node the master: the read may wait for a lock
+        // that a transaction the old master left unfinished holds until that transition is over.
+        Thread refresh = new Thread(() -> {
+            try {
+                refreshNextId();
+            } catch (BackendException e) {
+                // An add that meets an id in use refreshes it again (see addEntry).
+                LOG_REPLICATION.warn("Backend {}: could not read its last entry id on becoming master", config.id(),
+                        e);
+            }
+        }, "next-id-" + config.id());
+        refresh.setDaemon(true);
+        refresh.start();
     }
 
     private void refreshNextId() throws BackendException {
         long last = storage.read(entries::lastId);
         nextId.accumulateAndGet(last + 1, Math::max);
+    }
+
+    /**
+     * Cleans the storage's log and checkpoints, so that files JE no longer needs are deleted now (for tests of what
+     * a node does once the group's early log is gone; JE's own threads do this as the server runs).
+     */
+    void compactLog() throws BackendException {
+        storage.compactLog();
     }
 
     /** Hands the master's part to one of {@code candidates} (node names); see {@link ReplicaNode#transferMaster}. */

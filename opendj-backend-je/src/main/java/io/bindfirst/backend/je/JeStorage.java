@@ -359,6 +359,20 @@ final class JeStorage implements AutoCloseable {
         return replica == null || replica.isMaster();
     }
 
+    /**
+     * Runs JE's log cleaner until it finds nothing to clean, then a forced checkpoint, after which the files it
+     * cleaned can go (as far as replication and the disk limits let them).
+     */
+    void compactLog() throws BackendException {
+        read(() -> {
+            while (env.cleanLog() > 0) {
+                // each pass cleans some files; the next may find more
+            }
+            env.checkpoint(new com.sleepycat.je.CheckpointConfig().setForce(true));
+            return null;
+        });
+    }
+
     /** See {@link ReplicaNode#transferMaster}. */
     String transferMaster(Set<String> candidates, int seconds) throws BackendException {
         if (replica == null) {

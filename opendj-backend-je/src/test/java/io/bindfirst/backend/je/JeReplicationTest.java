@@ -56,6 +56,10 @@ public class JeReplicationTest {
     public void startGroup() throws Exception {
         for (int i = 0; i < 3; i++) {
             homes.add(Files.createTempDirectory("je-rep-" + i + "-"));
+            // Read by JE from the environment's directory: small files and a disk limit, so that a test can make
+            // the master delete its early log (the others run as shipped but for the file size).
+            Files.writeString(homes.get(i).resolve("je.properties"), "je.log.fileMax=1000000\n"
+                    + (i == 0 ? "je.maxDisk=30000000\nje.freeDisk=0\nje.cleaner.minUtilization=90\n" : ""));
             addresses.add("127.0.0.1:" + freePort());
             replayed.add(new LinkedBlockingQueue<>());
             nodes.add(null);
@@ -138,7 +142,11 @@ public class JeReplicationTest {
         TestSupport.addTree(master);
         master.addEntry(person(1, PEOPLE));
         JeBackend replica = nodes.get(1);
-        await(() -> exists(replica, USER));
+        // Handed on means the replica's caches are past the add (it is visible a moment before that).
+        EntryChange handed;
+        do {
+            handed = next(replayed.get(1));
+        } while (handed.after() == null || !handed.after().getName().equals(dn(USER)));
         Set<String> names = Set.of("userpassword", "description");
         assertEquals(replica.getEntry(dn(USER), names).getAttribute("description").firstValueAsString(),
                 "Test user 1");
@@ -189,6 +197,32 @@ public class JeReplicationTest {
         open(0); // the old master rejoins as a replica and catches up
         assertEquals(nodes.get(0).status().role(), Replication.Role.REPLICA);
         await(() -> exists(nodes.get(0), "uid=user.100," + PEOPLE));
+    }
+
+    @Test
+    public void aNodeJoiningAfterTheEarlyLogIsGoneCopiesTheDatabaseOverTheNetwork() throws Exception {
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        master.addEntry(person(1, PEOPLE));
+        // Small log files, cleaned eagerly, and a disk limit that leaves JE no room to keep cleaned files for
+        // nodes that may come: after enough rewrites of one entry, the log that began the group is gone.
+        String big = "x".repeat(100_000);
+        Path firstFile = homes.get(0).resolve("00000000.jdb");
+        for (int i = 0; i < 1_000 && Files.exists(firstFile); i++) {
+            String value = big + i;
+            master.modifyEntry(dn(USER), current -> with(current, "description", value));
+            if (i % 50 == 49) {
+                master.compactLog();
+            }
+        }
+        assertTrue(!Files.exists(firstFile), "the master kept its first log file");
+        homes.add(Files.createTempDirectory("je-rep-3-"));
+        addresses.add("127.0.0.1:" + freePort());
+        replayed.add(new LinkedBlockingQueue<>());
+        nodes.add(null);
+        open(3); // JE says InsufficientLogException; the node restores from another over the network, then opens
+        assertEquals(nodes.get(3).status().role(), Replication.Role.REPLICA);
+        assertEquals(nodes.get(3).getEntry(dn(USER)), master.getEntry(dn(USER)));
     }
 
     private void open(int i) throws BackendException {

@@ -1,5 +1,7 @@
 package io.bindfirst.server.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
@@ -18,6 +20,8 @@ import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
+import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.Replication;
 import io.bindfirst.server.monitor.MonitorSubtree;
 import io.bindfirst.server.virtual.VirtualEntries;
 
@@ -45,6 +49,7 @@ public final class ServerMetrics {
         workQueue(r, s);
         credentials(r, s);
         passwordPolicy(r, s);
+        replication(r, s);
         TlsMetrics.register(r, s.tls());
         jvm(r);
         return r;
@@ -59,6 +64,37 @@ public final class ServerMetrics {
                 Unit.SECONDS, () -> s.startMillis() / 1000.0);
         gauge(r, "ldap_server_uptime_seconds", "Seconds since the server started", Unit.SECONDS,
                 () -> Math.max(0, s.clock().getAsLong() - s.startMillis()) / 1000.0);
+    }
+
+    /**
+     * Each replicated backend's role as a series per role, 1 for the role the node has now and 0 for the others
+     * (so an alert can ask for "no master" as well as for "this node is the master"); absent when nothing is
+     * replicated.
+     */
+    private static void replication(PrometheusRegistry r, MonitorSubtree.Sources s) {
+        List<Replication> replicated = new ArrayList<>();
+        for (Backend b : s.userBackends()) {
+            if (b.replication().status().role() != Replication.Role.STANDALONE) {
+                replicated.add(b.replication());
+            }
+        }
+        if (replicated.isEmpty()) {
+            return;
+        }
+        GaugeWithCallback.builder().name("ldap_replication_role")
+                .help("1 for this node's role in its replication group now (master, replica, or unknown: no master "
+                        + "in reach), 0 for the others")
+                .labelNames("group", "node", "role")
+                .callback(cb -> {
+                    for (Replication rep : replicated) {
+                        Replication.Status st = rep.status();
+                        for (Replication.Role role : List.of(Replication.Role.MASTER, Replication.Role.REPLICA,
+                                Replication.Role.UNKNOWN)) {
+                            cb.call(st.role() == role ? 1 : 0, st.group(), st.node(),
+                                    role.name().toLowerCase(Locale.ROOT));
+                        }
+                    }
+                }).register(r);
     }
 
     private static void operations(PrometheusRegistry r, MonitorSubtree.Sources s) {

@@ -1,5 +1,6 @@
 package io.bindfirst.server.monitor;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
@@ -67,7 +68,7 @@ public final class MonitorSubtree {
 
     /** The {@code cn=monitor} backend: the server entry first, then one entry per part, in this order. */
     public static MonitorBackend backend(Schema schema, Sources s) {
-        return new MonitorBackend(schema, List.of(
+        List<MonitorEntry> entries = new ArrayList<>(List.of(
                 new ServerMonitor(s.startMillis(), s.clock(), s.connections(), s.operations()),
                 new TlsMonitor(s.tls()),
                 new WorkQueueMonitor(s.workers(), s.slowLane()),
@@ -77,5 +78,7 @@ public final class MonitorSubtree {
                 new BindTimesMonitor(s.operations().bindTimes()),
                 new PasswordPolicyMonitor(s.accounts()),
                 new JvmMonitor()));
+        entries.addAll(ReplicationMonitor.of(s.userBackends()));
+        return new MonitorBackend(schema, entries);
     }
 }

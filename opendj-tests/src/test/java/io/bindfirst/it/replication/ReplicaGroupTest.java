@@ -2,6 +2,7 @@ package io.bindfirst.it.replication;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertFalse;
+import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
@@ -70,6 +71,36 @@ public class ReplicaGroupTest {
     }
 
     @Test
+    public void eachNodeSaysWhereItStandsInTheMonitor() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            try (LDAPConnection c = root(i)) {
+                SearchResultEntry e = c.getEntry("cn=Replication,cn=monitor");
+                assertNotNull(e, "node n" + i + " has no cn=Replication,cn=monitor");
+                assertEquals(e.getAttributeValue("ds-mon-replication-group"), "it-group");
+                assertEquals(e.getAttributeValue("ds-mon-replication-node"), "n" + i);
+                assertEquals(e.getAttributeValue("ds-mon-replication-role"), i == 0 ? "master" : "replica");
+                assertEquals(e.getAttributeValue("ds-mon-replication-master"), "n0");
+                assertEquals(e.getAttributeValue("ds-mon-replication-master-address"), addresses.get(0));
+            }
+            String metrics = metrics(i);
+            String role = i == 0 ? "master" : "replica";
+            assertTrue(metrics.contains("ldap_replication_role{group=\"it-group\",node=\"n" + i + "\",role=\""
+                    + role + "\"} 1.0"), metrics);
+        }
+    }
+
+    /** The node's /metrics, over HTTP on the port it chose. */
+    private String metrics(int node) throws Exception {
+        String ports = java.nio.file.Files.readString(nodes.get(node).instance().resolve("logs/server.ports"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("http=(\\d+)").matcher(ports);
+        assertTrue(m.find(), ports);
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + m.group(1) + "/metrics"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        return r.body();
+    }
+
+    @Test
     public void aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites() throws Exception {
         String user = "uid=user.1," + TestServer.PEOPLE;
         try (LDAPConnection master = root(0)) {
@@ -111,7 +142,8 @@ public class ReplicaGroupTest {
     }
 
     /** Runs last: it kills the master. */
-    @Test(dependsOnMethods = {"aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites",
+    @Test(dependsOnMethods = {"eachNodeSaysWhereItStandsInTheMonitor",
+        "aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites",
         "aUserDeletedOnTheMasterLosesItsConnectionsOnTheReplicas"})
     public void aKilledMasterIsReplacedAndRejoinsAsAReplica() throws Exception {
         String user = "uid=user.2," + TestServer.PEOPLE;

@@ -1,0 +1,256 @@
+package io.bindfirst.it.replication;
+
+import static org.testng.Assert.assertEquals;
+import static org.testng.Assert.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPConnectionOptions;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+
+import io.bindfirst.it.support.ForkedServer;
+import io.bindfirst.it.support.TestServer;
+
+/**
+ * The replication figures, with three server processes on loopback: how long after the master acknowledges a
+ * delete the deleted user's connection on a replica is closed (under a background write load), and how long after
+ * the master is killed another node takes a write. A smoke run in every build (a few rounds, to keep the code
+ * path working); the measured run with {@code -Dreplication.bench=true}:
+ * <pre>
+ *   mvn -o test -pl opendj-tests -Dtest=ReplicationBenchTestCase -Dreplication.bench=true
+ * </pre>
+ * Results print as {@code REPLICATION-BENCH} lines and go to {@code target/replication-bench/results.txt}. On a
+ * two-core machine the three servers, the load and this client share the cores: the figures are an upper bound.
+ */
+public class ReplicationBenchTestCase {
+    private static final String BACKEND = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
+    private static final List<String> JVM = List.of("-Xmx192m", "-XX:TieredStopAtLevel=1");
+    private static final boolean FULL = Boolean.getBoolean("replication.bench");
+    private static final int USERS = FULL ? 2_000 : 200;
+    private static final int DELETES = FULL ? 200 : 10;
+    private static final int KILLS = FULL ? 10 : 2;
+    /** Background modifies per second on the master while deletes are timed. */
+    private static final int LOAD_PER_SECOND = FULL ? 1_000 : 100;
+    private static final int LOAD_WRITERS = FULL ? 16 : 2;
+    private static final long WAIT_MILLIS = 60_000;
+
+    private final List<ForkedServer> nodes = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+    private final List<String> results = new ArrayList<>();
+
+    @BeforeClass
+    public void startGroup() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            addresses.add("127.0.0.1:" + freePort());
+        }
+        for (int i = 0; i < 3; i++) {
+            int node = i;
+            nodes.add(ForkedServer.start(USERS, JVM, text -> text
+                    .add(BACKEND, "ds-cfg-replication-group-name", "bench")
+                    .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
+                    .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
+                    .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0))));
+        }
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stopGroup() throws IOException {
+        for (ForkedServer n : nodes) {
+            n.close();
+        }
+        Path dir = Path.of(System.getProperty("basedir", ".")).resolve("target/replication-bench");
+        Files.createDirectories(dir);
+        Files.write(dir.resolve("results.txt"), results);
+    }
+
+    @Test
+    public void aDeletedUsersConnectionOnAReplicaCloses() throws Exception {
+        AtomicBoolean loading = new AtomicBoolean(true);
+        AtomicLong loaded = new AtomicLong();
+        // Each modify waits for the master's fsync and a replica's acknowledgement: one writer alone reaches a
+        // few hundred a second, so the load is spread over writers of their own entries.
+        List<Thread> load = new ArrayList<>();
+        for (int w = 0; w < LOAD_WRITERS; w++) {
+            int writer = w;
+            Thread t = new Thread(() -> writeLoad(writer, loading, loaded), "replication-bench-load-" + w);
+            t.start();
+            load.add(t);
+        }
+        List<Long> delays = new ArrayList<>();
+        long loadStart = System.nanoTime();
+        try (LDAPConnection master = root(0)) {
+            for (int k = 0; k < DELETES; k++) {
+                String user = "uid=user." + (USERS - 1 - k) + "," + TestServer.PEOPLE;
+                await(() -> exists(2, user));
+                CountDownLatch closed = new CountDownLatch(1);
+                AtomicLong closedAt = new AtomicLong();
+                LDAPConnectionOptions options = new LDAPConnectionOptions();
+                options.setDisconnectHandler((c, host, port, type, message, cause) -> {
+                    closedAt.set(System.nanoTime());
+                    closed.countDown();
+                });
+                LDAPConnection bound = new LDAPConnection(options, "127.0.0.1", nodes.get(2).port());
+                bound.bind(user, TestServer.USER_PASSWORD);
+                master.delete(user);
+                long acknowledged = System.nanoTime();
+                assertTrue(closed.await(WAIT_MILLIS, TimeUnit.MILLISECONDS), "the replica kept " + user + " bound");
+                delays.add((closedAt.get() - acknowledged) / 1_000);
+                bound.close();
+            }
+        } finally {
+            loading.set(false);
+            for (Thread t : load) {
+                t.join();
+            }
+        }
+        double seconds = (System.nanoTime() - loadStart) / 1e9;
+        Collections.sort(delays);
+        report("propagation: from the master's delete response to the deleted user's connection closed on a "
+                + "replica, " + DELETES + " deletes, background load " + Math.round(loaded.get() / seconds)
+                + " modifies/s (asked " + LOAD_PER_SECOND + "): median " + at(delays, 0.5) + " us, p99 "
+                + at(delays, 0.99) + " us, max " + delays.get(delays.size() - 1) + " us (negative: closed before the "
+                + "master answered)");
+    }
+
+    @Test(dependsOnMethods = "aDeletedUsersConnectionOnAReplicaCloses")
+    public void aKilledMasterIsReplacedWithinSeconds() throws Exception {
+        List<Long> took = new ArrayList<>();
+        for (int round = 0; round < KILLS; round++) {
+            int k = round;
+            int master = masterNode();
+            String user = "uid=user." + k + "," + TestServer.PEOPLE;
+            try (LDAPConnection c = root(master)) {
+                c.modify(user, new Modification(ModificationType.REPLACE, "description", "before kill " + k));
+            }
+            nodes.get(master).kill();
+            long killed = System.nanoTime();
+            await(() -> {
+                for (int i = 0; i < 3; i++) {
+                    if (i != master && tryWrite(i, user, "after kill " + k)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+            took.add((System.nanoTime() - killed) / 1_000_000);
+            for (int i = 0; i < 3; i++) {
+                if (i != master) {
+                    assertEquals(attribute(i, user, "description"), "after kill " + k);
+                }
+            }
+            nodes.set(master, ForkedServer.startIn(nodes.get(master).instance(), JVM));
+            int rejoined = master;
+            await(() -> "replica".equals(attribute(rejoined, "cn=Replication,cn=monitor", "ds-mon-replication-role")));
+        }
+        Collections.sort(took);
+        report("failover: from SIGKILL of the master to the first write another node took, " + KILLS + " kills: "
+                + "median " + at(took, 0.5) + " ms, max " + took.get(took.size() - 1) + " ms " + took);
+    }
+
+    private void writeLoad(int writer, AtomicBoolean loading, AtomicLong loaded) {
+        long intervalNanos = 1_000_000_000L * LOAD_WRITERS / LOAD_PER_SECOND;
+        long next = System.nanoTime();
+        try (LDAPConnection c = root(0)) {
+            while (loading.get()) {
+                c.modify("uid=user." + (KILLS + writer) + "," + TestServer.PEOPLE,
+                        new Modification(ModificationType.REPLACE, "description", "load " + loaded.get()));
+                loaded.incrementAndGet();
+                next += intervalNanos;
+                long sleep = next - System.nanoTime();
+                if (sleep > 0) {
+                    TimeUnit.NANOSECONDS.sleep(sleep);
+                }
+            }
+        } catch (LDAPException e) {
+            throw new IllegalStateException("the background load failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private int masterNode() throws Exception {
+        int[] found = {-1};
+        await(() -> {
+            for (int i = 0; i < 3; i++) {
+                if ("master".equals(attribute(i, "cn=Replication,cn=monitor", "ds-mon-replication-role"))) {
+                    found[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return found[0];
+    }
+
+    private boolean tryWrite(int node, String dn, String value) {
+        try (LDAPConnection c = root(node)) {
+            c.modify(dn, new Modification(ModificationType.REPLACE, "description", value));
+            return true;
+        } catch (LDAPException e) {
+            return false;
+        }
+    }
+
+    private boolean exists(int node, String dn) {
+        return attribute(node, dn, "uid") != null;
+    }
+
+    private String attribute(int node, String dn, String attribute) {
+        try (LDAPConnection c = root(node)) {
+            SearchResultEntry e = c.getEntry(dn, attribute);
+            return e == null ? null : e.getAttributeValue(attribute);
+        } catch (LDAPException e) {
+            return null;
+        }
+    }
+
+    private LDAPConnection root(int node) throws LDAPException {
+        return new LDAPConnection("127.0.0.1", nodes.get(node).port(), TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+    }
+
+    private void report(String line) {
+        String out = "REPLICATION-BENCH " + (FULL ? "" : "(smoke) ") + line;
+        System.out.println(out);
+        results.add(out);
+    }
+
+    private static long at(List<Long> sorted, double fraction) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(fraction * sorted.size())));
+    }
+
+    private interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(Condition condition) throws Exception {
+        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+        while (!condition.holds()) {
+            assertTrue(System.currentTimeMillis() < deadline, "not reached within " + WAIT_MILLIS + " ms");
+            Thread.sleep(20);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
