@@ -151,6 +151,10 @@ public final class Status implements Callable<Integer> {
         for (BackendConfig b : config.backends()) {
             out.println("  " + b.id() + " (" + b.type() + "): " + b.baseDNs().stream().map(Object::toString)
                     .collect(Collectors.joining(", ")) + "; " + b.directory() + ", " + onDisk(b.directory()));
+            if (b.replicated()) {
+                out.println("    replicated: node " + b.replication().nodeName() + " of group "
+                        + b.replication().groupName() + ", replication address " + b.replication().address());
+            }
         }
         if (running) {
             out.println("  Entry counts: not published by this server (cn=monitor has no backend entries); "
@@ -256,6 +260,7 @@ public final class Status implements Callable<Integer> {
                     .map(t -> t + " " + m.parseAttribute("ds-mon-" + t + "-completed").asString())
                     .collect(Collectors.joining(", "))
                     + ", extended " + m.parseAttribute("ds-mon-extended-completed").asString());
+            replication(out, c);
             return Tools.OK;
         } catch (LdapException e) {
             err.println("status: the server's LDAP port answers but reading from it failed: " + describe(e));
@@ -274,6 +279,25 @@ public final class Status implements Callable<Integer> {
             throw new ToolException("Cannot read the password file " + password.file + ": "
                     + Tools.why(e, password.file), e);
         }
+    }
+
+    /** The node's role, from {@code cn=Replication,cn=monitor}; nothing when the server has no such entry. */
+    private static void replication(PrintWriter out, Connection c) throws LdapException {
+        SearchResultEntry r;
+        try {
+            r = c.readEntry("cn=Replication,cn=monitor", "*");
+        } catch (LdapException e) {
+            if (e.getResult().getResultCode().equals(ResultCode.NO_SUCH_OBJECT)) {
+                return; // not replicated (or several replicated backends, each under its group's name)
+            }
+            throw e;
+        }
+        String role = r.parseAttribute("ds-mon-replication-role").asString();
+        String master = r.parseAttribute("ds-mon-replication-master").asString();
+        String address = r.parseAttribute("ds-mon-replication-master-address").asString();
+        out.println("Replication: " + role + (role.equals("master") || master == null ? ""
+                : " of " + master + (address == null ? "" : " (" + address + ")"))
+                + (role.equals("unknown") ? " (no master in reach: reads go on, writes are refused)" : ""));
     }
 
     private static String describe(LdapException e) {

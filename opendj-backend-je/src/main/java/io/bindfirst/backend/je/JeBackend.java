@@ -354,11 +354,13 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics,
         for (int attempt = 1; ; attempt++) {
             Prepared<Entry> prepared = prepare(entry, entry);
             try {
-                storage.write(txn -> {
+                storage.writeConfirmed(txn -> {
                     store(txn, prepared, null);
                     return null;
                 });
                 return;
+            } catch (JeStorage.UnconfirmedCommit e) {
+                throw unconfirmed(new EntryChange(null, entry), e);
             } catch (Entries.IdInUse e) {
                 if (attempt >= 3) {
                     throw new BackendException(ResultCode.BUSY, "Backend " + config.id() + " could not give the "
@@ -371,17 +373,45 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics,
 
     @Override
     public EntryChange modifyEntry(DN dn, EntryUpdate update) throws BackendException {
-        return writes.modify(dn, update);
+        try {
+            return writes.modify(dn, update);
+        } catch (JeStorage.UnconfirmedCommit e) {
+            throw unconfirmed((EntryChange) e.result(), e);
+        }
     }
 
     @Override
     public Entry deleteEntry(DN dn, boolean subtree) throws BackendException {
-        return writes.delete(dn, subtree);
+        try {
+            return writes.delete(dn, subtree);
+        } catch (JeStorage.UnconfirmedCommit e) {
+            throw unconfirmed(new EntryChange((Entry) e.result(), null), e);
+        }
     }
 
     @Override
     public EntryChange renameEntry(DN dn, DN newDN, EntryUpdate update) throws BackendException {
-        return writes.rename(dn, newDN, update);
+        try {
+            return writes.rename(dn, newDN, update);
+        } catch (JeStorage.UnconfirmedCommit e) {
+            throw unconfirmed((EntryChange) e.result(), e);
+        }
+    }
+
+    /**
+     * A client's change that stands on this master but that a majority of the group did not confirm in time: the
+     * server's listeners see it at once (as a replayed change: this node's caches, registry and rules must follow
+     * what it holds), and the client is answered {@code unavailable}, since a failover before the others have it
+     * would lose it.
+     */
+    private BackendException unconfirmed(EntryChange change, JeStorage.UnconfirmedCommit e) {
+        Consumer<EntryChange> sink = replayed;
+        if (sink != null) {
+            sink.accept(change);
+        }
+        return new BackendException(ResultCode.UNAVAILABLE, "The change was made on this server, but a majority of "
+                + "its replication group did not confirm it in time: it stands if this server keeps running until "
+                + "the others have it, and is lost if it fails before; read the entry to see", e);
     }
 
     /**

@@ -419,10 +419,43 @@ final class JeStorage implements AutoCloseable {
     }
 
     /**
+     * A client's write that this node committed but a majority of its replication group did not confirm in time
+     * ({@link #writeConfirmed}): the change stands here, with what the work returned.
+     */
+    static final class UnconfirmedCommit extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Object result;
+
+        UnconfirmedCommit(Object result, InsufficientAcksException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.result = result;
+        }
+
+        Object result() {
+            return result;
+        }
+    }
+
+    /**
      * Runs {@code work} in a transaction and commits it durably; retries the whole work on a lock
-     * conflict or deadlock (after aborting), a bounded number of times with a short random backoff.
+     * conflict or deadlock (after aborting), a bounded number of times with a short random backoff. In a
+     * replication group, a commit that a majority did not confirm in time stands on this node and is taken as
+     * done, with a warning (the server's own upkeep: index states, an import's batches).
      */
     <T> T write(TxnWork<T> work) throws BackendException {
+        return write(work, false);
+    }
+
+    /**
+     * As {@link #write}, for a write a client waits for: a commit that a majority of the replication group did not
+     * confirm in time throws {@link UnconfirmedCommit} (with what the work returned), so that the client is not
+     * told a change is safe that a failover could still lose.
+     */
+    <T> T writeConfirmed(TxnWork<T> work) throws BackendException {
+        return write(work, true);
+    }
+
+    private <T> T write(TxnWork<T> work, boolean confirmed) throws BackendException {
         if (bulk) {
             return bulkWrite(work);
         }
@@ -435,8 +468,11 @@ final class JeStorage implements AutoCloseable {
             try {
                 txn = env.beginTransaction(null, txnConfig);
                 T result = work.run(txn);
-                commit(txn);
+                InsufficientAcksException unconfirmed = commit(txn);
                 txn = null;
+                if (unconfirmed != null && confirmed) {
+                    throw new UnconfirmedCommit(result, unconfirmed);
+                }
                 if (diskFull.compareAndSet(true, false)) {
                     LOG.warn("Backend {}: there is disk space again, writes are accepted", backendId);
                 }
@@ -459,15 +495,18 @@ final class JeStorage implements AutoCloseable {
     /**
      * Commits; in a replication group, waits for a majority of its nodes to have the change. JE raises
      * {@link InsufficientAcksException} once the transaction is committed here but not confirmed by enough nodes
-     * within its timeout: the change stands on this node and reaches the others as they catch up, so it is answered
-     * as done, and the warning says that a failover before they do could lose it.
+     * within its timeout: the change stands on this node and reaches the others as they catch up, unless this node
+     * fails first. Returns that exception, or {@code null} once confirmed.
      */
-    private void commit(Transaction txn) {
+    private InsufficientAcksException commit(Transaction txn) {
         try {
             txn.commit();
+            return null;
         } catch (InsufficientAcksException e) {
             LOG.warn("Backend {}: a write committed on this master was not confirmed by a majority of replication "
-                    + "group nodes in time; it reaches them as they catch up: {}", backendId, e.getMessage());
+                    + "group nodes in time; it reaches them as they catch up, unless this node fails first: {}",
+                    backendId, e.getMessage());
+            return e;
         }
     }
 

@@ -64,6 +64,9 @@ final class ReplicaNode {
      * none in 15). A replica that is alive acknowledges in milliseconds, so 2 s is far above a real wait.
      */
     static final int ACK_TIMEOUT_SECONDS = 2;
+    // The same bound for a write that finds too few nodes in reach when it begins (JE waits 10 s by default for
+    // them to come back): the client hears "unavailable" in 2 s rather than 10, and nothing is written.
+
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
 
     private final String backendId;
@@ -96,6 +99,7 @@ final class ReplicaNode {
         rep.setConsistencyPolicy(NoConsistencyRequiredPolicy.NO_CONSISTENCY);
         rep.setConfigParam(ReplicationConfig.ENV_UNKNOWN_STATE_TIMEOUT, UNKNOWN_STATE_SECONDS + " s");
         rep.setConfigParam(ReplicationConfig.REPLICA_ACK_TIMEOUT, ACK_TIMEOUT_SECONDS + " s");
+        rep.setConfigParam(ReplicationConfig.INSUFFICIENT_REPLICAS_TIMEOUT, ACK_TIMEOUT_SECONDS + " s");
         envConfig.setDurability(durability());
         ReplicatedEnvironment opened;
         try {

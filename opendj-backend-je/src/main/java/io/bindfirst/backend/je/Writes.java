@@ -55,7 +55,7 @@ final class Writes {
     EntryChange modify(DN dn, EntryUpdate update) throws BackendException {
         byte[] key = keys.key(dn);
         try {
-            return storage.write(txn -> {
+            return storage.writeConfirmed(txn -> {
                 long id = entries.lockId(txn, key);
                 if (id < 0) {
                     throw noSuchEntry(dn);
@@ -74,7 +74,7 @@ final class Writes {
     Entry delete(DN dn, boolean subtree) throws BackendException {
         byte[] key = keys.key(dn);
         try {
-            return storage.write(txn -> {
+            return storage.writeConfirmed(txn -> {
                 long id = entries.lockId(txn, key);
                 if (id < 0) {
                     throw noSuchEntry(dn);
@@ -118,7 +118,7 @@ final class Writes {
         checkTarget(dn, newDN, from, to, fromKey, toKey, inPlace);
         byte[] parentKey = inPlace || baseDNs.contains(to) ? null : DnKeys.keyOfCanonical(to.parent());
         try {
-            return storage.write(txn -> {
+            return storage.writeConfirmed(txn -> {
                 long id = entries.lockId(txn, fromKey);
                 if (id < 0) {
                     throw noSuchEntry(dn);

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -172,6 +173,54 @@ public class JeReplicationTest {
     }
 
     @Test
+    public void aChangeTheReplicasDoNotConfirmInTimeIsAnsweredUnavailableAndStillFollowed() throws Exception {
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        // Both replicas hold their replay of this add longer than the master waits for an acknowledgement: JE
+        // acknowledges only once the replayed change has been handed on.
+        CountDownLatch release = new CountDownLatch(1);
+        String slow = "uid=user.99," + PEOPLE;
+        for (int i = 1; i < 3; i++) {
+            BlockingQueue<EntryChange> q = replayed.get(i);
+            nodes.get(i).follow(change -> {
+                if (change.after() != null && change.after().getName().equals(dn(slow))) {
+                    awaitQuietly(release);
+                }
+                q.add(change);
+            });
+        }
+        replayed.get(0).clear();
+        try {
+            BackendException e = expectThrows(BackendException.class, () -> master.addEntry(person(99, PEOPLE)));
+            assertEquals(e.resultCode(), ResultCode.UNAVAILABLE);
+            assertTrue(e.getMessage().contains("did not confirm it in time"), e.getMessage());
+        } finally {
+            release.countDown();
+        }
+        assertEquals(next(replayed.get(0)).after().getName(), dn(slow), "the master's own listeners saw the add");
+        assertNotNull(master.getEntry(dn(slow)), "it stands on the master");
+        await(() -> exists(nodes.get(1), slow) && exists(nodes.get(2), slow));
+    }
+
+    @Test
+    public void withoutAMajorityAWriteIsRefusedAndWritesNothing() throws Exception {
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        for (int i = 2; i >= 1; i--) {
+            nodes.get(i).close();
+            nodes.set(i, null);
+        }
+        long started = System.nanoTime();
+        BackendException e = expectThrows(BackendException.class, () -> master.addEntry(person(5, PEOPLE)));
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(e.resultCode(), ResultCode.UNAVAILABLE, e.getMessage());
+        assertTrue(e.getMessage().contains("nothing was written"), e.getMessage());
+        assertTrue(tookMillis < 10_000, "refused after " + tookMillis + " ms");
+        assertNull(master.getEntry(dn("uid=user.5," + PEOPLE)));
+        assertNotNull(master.getEntry(dn(PEOPLE)), "reads go on");
+    }
+
+    @Test
     public void aNewMasterGivesNewEntriesIdsAfterThoseItReplayed() throws Exception {
         JeBackend master = nodes.get(0);
         TestSupport.addTree(master);
@@ -236,6 +285,14 @@ public class JeReplicationTest {
         BlockingQueue<EntryChange> q = replayed.get(i);
         b.follow(q::add);
         nodes.set(i, b);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static boolean exists(JeBackend b, String dn) {

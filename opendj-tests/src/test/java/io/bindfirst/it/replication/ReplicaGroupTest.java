@@ -8,6 +8,7 @@ import static org.testng.Assert.expectThrows;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -25,6 +26,7 @@ import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 
+import io.bindfirst.it.support.ChildProcess;
 import io.bindfirst.it.support.ForkedServer;
 import io.bindfirst.it.support.TestServer;
 import io.bindfirst.server.testsupport.ConfigText;
@@ -89,6 +91,27 @@ public class ReplicaGroupTest {
         }
     }
 
+    @Test
+    public void statusShowsTheNodesRole() throws Exception {
+        String said = status(1);
+        assertTrue(said.contains("replicated: node n1 of group it-group, replication address " + addresses.get(1)),
+                said);
+        assertTrue(said.contains("Replication: replica of n0 (" + addresses.get(0) + ")"), said);
+        assertTrue(status(0).contains("Replication: master"), status(0));
+    }
+
+    /** bin/status's tool, run as bin/status runs it, on a node's instance with the root password. */
+    private String status(int node) throws Exception {
+        Path secret = java.nio.file.Files.writeString(nodes.get(node).instance().resolve("root-password"),
+                TestServer.ROOT_PASSWORD);
+        ChildProcess.Result r = ChildProcess.run(java.time.Duration.ofMinutes(2), List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "io.bindfirst.tools.Status", "--instanceRoot",
+                nodes.get(node).instance().toString(), "-j", secret.toString()));
+        assertEquals(r.exitCode(), 0, r.said());
+        return r.said();
+    }
+
     /** The node's /metrics, over HTTP on the port it chose. */
     private String metrics(int node) throws Exception {
         String ports = java.nio.file.Files.readString(nodes.get(node).instance().resolve("logs/server.ports"));
@@ -142,7 +165,7 @@ public class ReplicaGroupTest {
     }
 
     /** Runs last: it kills the master. */
-    @Test(dependsOnMethods = {"eachNodeSaysWhereItStandsInTheMonitor",
+    @Test(dependsOnMethods = {"eachNodeSaysWhereItStandsInTheMonitor", "statusShowsTheNodesRole",
         "aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites",
         "aUserDeletedOnTheMasterLosesItsConnectionsOnTheReplicas"})
     public void aKilledMasterIsReplacedAndRejoinsAsAReplica() throws Exception {
