@@ -49,13 +49,10 @@ public final class ConfigText {
      * @param dn the entry's DN as its {@code dn:} line spells it
      */
     public ConfigText set(String dn, String attribute, String value) {
-        Matcher entryStart = Pattern.compile("(?m)^dn: " + Pattern.quote(dn) + "$").matcher(text);
-        if (!entryStart.find()) {
-            throw new AssertionError("config.ldif has no entry dn: " + dn);
-        }
-        int end = text.indexOf("\n\n", entryStart.end());
-        end = end < 0 ? text.length() : end;
-        String entry = text.substring(entryStart.start(), end);
+        int[] bounds = entry(dn);
+        int start = bounds[0];
+        int end = bounds[1];
+        String entry = text.substring(start, end);
         Matcher line = Pattern.compile("(?m)^" + Pattern.quote(attribute) + ":.*$(\\n .*$)*").matcher(entry);
         int lines = 0;
         while (line.find()) {
@@ -66,18 +63,23 @@ public final class ConfigText {
                     + "' lines; set needs exactly one");
         }
         String edited = line.replaceFirst(Matcher.quoteReplacement(attribute + ": " + value));
-        return new ConfigText(text.substring(0, entryStart.start()) + edited + text.substring(end));
+        return new ConfigText(text.substring(0, start) + edited + text.substring(end));
     }
 
     /** Adds the line {@code attribute: value} at the end of one entry (beside any values it has). */
     public ConfigText add(String dn, String attribute, String value) {
+        int end = entry(dn)[1];
+        return new ConfigText(text.substring(0, end) + "\n" + attribute + ": " + value + text.substring(end));
+    }
+
+    /** Where the entry {@code dn} starts (its {@code dn:} line) and ends (before the blank line after it). */
+    private int[] entry(String dn) {
         Matcher entryStart = Pattern.compile("(?m)^dn: " + Pattern.quote(dn) + "$").matcher(text);
         if (!entryStart.find()) {
             throw new AssertionError("config.ldif has no entry dn: " + dn);
         }
         int end = text.indexOf("\n\n", entryStart.end());
-        end = end < 0 ? text.length() : end;
-        return new ConfigText(text.substring(0, end) + "\n" + attribute + ": " + value + text.substring(end));
+        return new int[] {entryStart.start(), end < 0 ? text.length() : end};
     }
 
     public void write(Path file) throws IOException {

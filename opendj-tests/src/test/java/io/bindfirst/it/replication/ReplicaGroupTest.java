@@ -7,11 +7,8 @@ import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -27,9 +24,8 @@ import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 
 import io.bindfirst.it.support.ChildProcess;
-import io.bindfirst.it.support.ForkedServer;
+import io.bindfirst.it.support.ReplicaGroup;
 import io.bindfirst.it.support.TestServer;
-import io.bindfirst.server.testsupport.ConfigText;
 
 /**
  * Three servers, each its own process, in one replication group on loopback: the first is the master, the others
@@ -38,38 +34,23 @@ import io.bindfirst.server.testsupport.ConfigText;
  * writes, nothing acknowledged is lost, and the old master comes back as a replica and catches up.
  */
 public class ReplicaGroupTest {
-    private static final String BACKEND = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
     private static final List<String> JVM = List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     private static final int USERS = 100;
     /** Elections, catch-up and replay on a loaded two-core machine: far above what they take. */
     private static final long WAIT_MILLIS = 60_000;
 
-    private final List<ForkedServer> nodes = new ArrayList<>();
-    private final List<String> addresses = new ArrayList<>();
+    private ReplicaGroup group;
 
     @BeforeClass
     public void startGroup() throws Exception {
-        for (int i = 0; i < 3; i++) {
-            addresses.add("127.0.0.1:" + freePort());
-        }
-        for (int i = 0; i < 3; i++) {
-            int node = i;
-            nodes.add(ForkedServer.start(USERS, JVM, text -> replicated(text, node)));
-        }
+        group = ReplicaGroup.start("it-group", 3, USERS, JVM);
     }
 
     @AfterClass(alwaysRun = true)
     public void stopGroup() {
-        for (ForkedServer n : nodes) {
-            n.close();
+        if (group != null) {
+            group.close();
         }
-    }
-
-    private ConfigText replicated(ConfigText text, int node) {
-        return text.add(BACKEND, "ds-cfg-replication-group-name", "it-group")
-                .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
-                .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
-                .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0));
     }
 
     @Test
@@ -82,7 +63,7 @@ public class ReplicaGroupTest {
                 assertEquals(e.getAttributeValue("ds-mon-replication-node"), "n" + i);
                 assertEquals(e.getAttributeValue("ds-mon-replication-role"), i == 0 ? "master" : "replica");
                 assertEquals(e.getAttributeValue("ds-mon-replication-master"), "n0");
-                assertEquals(e.getAttributeValue("ds-mon-replication-master-address"), addresses.get(0));
+                assertEquals(e.getAttributeValue("ds-mon-replication-master-address"), group.address(0));
             }
             String metrics = metrics(i);
             String role = i == 0 ? "master" : "replica";
@@ -94,27 +75,27 @@ public class ReplicaGroupTest {
     @Test
     public void statusShowsTheNodesRole() throws Exception {
         String said = status(1);
-        assertTrue(said.contains("replicated: node n1 of group it-group, replication address " + addresses.get(1)),
+        assertTrue(said.contains("replicated: node n1 of group it-group, replication address " + group.address(1)),
                 said);
-        assertTrue(said.contains("Replication: replica of n0 (" + addresses.get(0) + ")"), said);
+        assertTrue(said.contains("Replication: replica of n0 (" + group.address(0) + ")"), said);
         assertTrue(status(0).contains("Replication: master"), status(0));
     }
 
     /** bin/status's tool, run as bin/status runs it, on a node's instance with the root password. */
     private String status(int node) throws Exception {
-        Path secret = java.nio.file.Files.writeString(nodes.get(node).instance().resolve("root-password"),
+        Path secret = java.nio.file.Files.writeString(group.node(node).instance().resolve("root-password"),
                 TestServer.ROOT_PASSWORD);
         ChildProcess.Result r = ChildProcess.run(java.time.Duration.ofMinutes(2), List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), "io.bindfirst.tools.Status", "--instanceRoot",
-                nodes.get(node).instance().toString(), "-j", secret.toString()));
+                group.node(node).instance().toString(), "-j", secret.toString()));
         assertEquals(r.exitCode(), 0, r.said());
         return r.said();
     }
 
     /** The node's /metrics, over HTTP on the port it chose. */
     private String metrics(int node) throws Exception {
-        String ports = java.nio.file.Files.readString(nodes.get(node).instance().resolve("logs/server.ports"));
+        String ports = java.nio.file.Files.readString(group.node(node).instance().resolve("logs/server.ports"));
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("http=(\\d+)").matcher(ports);
         assertTrue(m.find(), ports);
         java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
@@ -145,7 +126,7 @@ public class ReplicaGroupTest {
     public void aUserDeletedOnTheMasterLosesItsConnectionsOnTheReplicas() throws Exception {
         String user = "uid=user.7," + TestServer.PEOPLE;
         await(() -> attribute(2, user, "uid") != null);
-        LDAPConnection bound = new LDAPConnection("127.0.0.1", nodes.get(2).port());
+        LDAPConnection bound = new LDAPConnection("127.0.0.1", group.node(2).port());
         try {
             bound.bind(user, TestServer.USER_PASSWORD);
             assertEquals(whoAmI(bound), "dn:" + user);
@@ -154,7 +135,7 @@ public class ReplicaGroupTest {
             }
             await(() -> !bound.isConnected() || !("dn:" + user).equals(whoAmIQuietly(bound)));
             LDAPException e = expectThrows(LDAPException.class, () -> {
-                try (LDAPConnection again = new LDAPConnection("127.0.0.1", nodes.get(2).port())) {
+                try (LDAPConnection again = new LDAPConnection("127.0.0.1", group.node(2).port())) {
                     again.bind(user, TestServer.USER_PASSWORD);
                 }
             });
@@ -173,7 +154,7 @@ public class ReplicaGroupTest {
         try (LDAPConnection master = root(0)) {
             master.modify(user, new Modification(ModificationType.REPLACE, "description", "acknowledged"));
         }
-        nodes.get(0).kill();
+        group.kill(0);
         long killed = System.nanoTime();
         int[] newMaster = {-1};
         String[] lastRefusal = {null, null, null};
@@ -203,8 +184,7 @@ public class ReplicaGroupTest {
             assertEquals(description(i, user), "acknowledged", "node n" + i + " lost an acknowledged write");
             await(() -> "after the failover".equals(attribute(node, user, "title")));
         }
-        ForkedServer old = nodes.get(0);
-        nodes.set(0, ForkedServer.startIn(old.instance(), JVM));
+        group.restart(0);
         await(() -> "after the failover".equals(attribute(0, user, "title")));
         assertEquals(description(0, user), "acknowledged");
         try (LDAPConnection rejoined = root(0)) {
@@ -218,7 +198,7 @@ public class ReplicaGroupTest {
     /** The last lines of a file of a node's instance, for a failure's message. */
     private String tail(int node, String file) {
         try {
-            List<String> lines = java.nio.file.Files.readAllLines(nodes.get(node).instance().resolve(file));
+            List<String> lines = java.nio.file.Files.readAllLines(group.node(node).instance().resolve(file));
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException e) {
             return e.toString();
@@ -226,14 +206,7 @@ public class ReplicaGroupTest {
     }
 
     private LDAPConnection root(int node) throws LDAPException {
-        LDAPConnection c = new LDAPConnection("127.0.0.1", nodes.get(node).port());
-        try {
-            c.bind(TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
-            return c;
-        } catch (LDAPException e) {
-            c.close();
-            throw e;
-        }
+        return group.root(node);
     }
 
     private String description(int node, String dn) {
@@ -241,12 +214,7 @@ public class ReplicaGroupTest {
     }
 
     private String attribute(int node, String dn, String attribute) {
-        try (LDAPConnection c = root(node)) {
-            SearchResultEntry e = c.getEntry(dn, attribute);
-            return e == null ? null : e.getAttributeValue(attribute);
-        } catch (LDAPException e) {
-            return null;
-        }
+        return group.attribute(node, dn, attribute);
     }
 
     private static String whoAmI(LDAPConnection c) throws LDAPException {
@@ -261,17 +229,7 @@ public class ReplicaGroupTest {
         }
     }
 
-    private static void await(Callable<Boolean> condition) throws Exception {
-        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
-        while (!condition.call()) {
-            assertTrue(System.currentTimeMillis() < deadline, "not reached within " + WAIT_MILLIS + " ms");
-            Thread.sleep(50);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+    private static void await(ReplicaGroup.Condition condition) throws Exception {
+        ReplicaGroup.await(WAIT_MILLIS, condition);
     }
 }

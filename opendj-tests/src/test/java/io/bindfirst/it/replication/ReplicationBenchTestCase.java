@@ -4,7 +4,6 @@ import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,9 +23,8 @@ import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
-import com.unboundid.ldap.sdk.SearchResultEntry;
 
-import io.bindfirst.it.support.ForkedServer;
+import io.bindfirst.it.support.ReplicaGroup;
 import io.bindfirst.it.support.TestServer;
 
 /**
@@ -41,7 +39,6 @@ import io.bindfirst.it.support.TestServer;
  * two-core machine the three servers, the load and this client share the cores: the figures are an upper bound.
  */
 public class ReplicationBenchTestCase {
-    private static final String BACKEND = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
     private static final List<String> JVM = List.of("-Xmx192m", "-XX:TieredStopAtLevel=1");
     private static final boolean FULL = Boolean.getBoolean("replication.bench");
     private static final int USERS = FULL ? 2_000 : 200;
@@ -52,29 +49,18 @@ public class ReplicationBenchTestCase {
     private static final int LOAD_WRITERS = FULL ? 16 : 2;
     private static final long WAIT_MILLIS = 60_000;
 
-    private final List<ForkedServer> nodes = new ArrayList<>();
-    private final List<String> addresses = new ArrayList<>();
     private final List<String> results = new ArrayList<>();
+    private ReplicaGroup group;
 
     @BeforeClass
     public void startGroup() throws Exception {
-        for (int i = 0; i < 3; i++) {
-            addresses.add("127.0.0.1:" + freePort());
-        }
-        for (int i = 0; i < 3; i++) {
-            int node = i;
-            nodes.add(ForkedServer.start(USERS, JVM, text -> text
-                    .add(BACKEND, "ds-cfg-replication-group-name", "bench")
-                    .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
-                    .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
-                    .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0))));
-        }
+        group = ReplicaGroup.start("bench", 3, USERS, JVM);
     }
 
     @AfterClass(alwaysRun = true)
     public void stopGroup() throws IOException {
-        for (ForkedServer n : nodes) {
-            n.close();
+        if (group != null) {
+            group.close();
         }
         Path dir = Path.of(System.getProperty("basedir", ".")).resolve("target/replication-bench");
         Files.createDirectories(dir);
@@ -107,7 +93,7 @@ public class ReplicationBenchTestCase {
                     closedAt.set(System.nanoTime());
                     closed.countDown();
                 });
-                LDAPConnection bound = new LDAPConnection(options, "127.0.0.1", nodes.get(2).port());
+                LDAPConnection bound = new LDAPConnection(options, "127.0.0.1", group.node(2).port());
                 bound.bind(user, TestServer.USER_PASSWORD);
                 master.delete(user);
                 long acknowledged = System.nanoTime();
@@ -140,7 +126,7 @@ public class ReplicationBenchTestCase {
             try (LDAPConnection c = root(master)) {
                 c.modify(user, new Modification(ModificationType.REPLACE, "description", "before kill " + k));
             }
-            nodes.get(master).kill();
+            group.kill(master);
             long killed = System.nanoTime();
             await(() -> {
                 for (int i = 0; i < 3; i++) {
@@ -156,9 +142,9 @@ public class ReplicationBenchTestCase {
                     assertEquals(attribute(i, user, "description"), "after kill " + k);
                 }
             }
-            nodes.set(master, ForkedServer.startIn(nodes.get(master).instance(), JVM));
+            group.restart(master);
             int rejoined = master;
-            await(() -> "replica".equals(attribute(rejoined, "cn=Replication,cn=monitor", "ds-mon-replication-role")));
+            await(() -> "replica".equals(group.role(rejoined)));
         }
         Collections.sort(took);
         report("failover: from SIGKILL of the master to the first write another node took, " + KILLS + " kills: "
@@ -190,7 +176,7 @@ public class ReplicationBenchTestCase {
         int[] found = {-1};
         await(() -> {
             for (int i = 0; i < 3; i++) {
-                if ("master".equals(attribute(i, "cn=Replication,cn=monitor", "ds-mon-replication-role"))) {
+                if ("master".equals(group.role(i))) {
                     found[0] = i;
                     return true;
                 }
@@ -214,16 +200,11 @@ public class ReplicationBenchTestCase {
     }
 
     private String attribute(int node, String dn, String attribute) {
-        try (LDAPConnection c = root(node)) {
-            SearchResultEntry e = c.getEntry(dn, attribute);
-            return e == null ? null : e.getAttributeValue(attribute);
-        } catch (LDAPException e) {
-            return null;
-        }
+        return group.attribute(node, dn, attribute);
     }
 
     private LDAPConnection root(int node) throws LDAPException {
-        return new LDAPConnection("127.0.0.1", nodes.get(node).port(), TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+        return group.root(node);
     }
 
     private void report(String line) {
@@ -236,21 +217,7 @@ public class ReplicationBenchTestCase {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(fraction * sorted.size())));
     }
 
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(Condition condition) throws Exception {
-        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
-        while (!condition.holds()) {
-            assertTrue(System.currentTimeMillis() < deadline, "not reached within " + WAIT_MILLIS + " ms");
-            Thread.sleep(20);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+    private static void await(ReplicaGroup.Condition condition) throws Exception {
+        ReplicaGroup.await(WAIT_MILLIS, condition);
     }
 }

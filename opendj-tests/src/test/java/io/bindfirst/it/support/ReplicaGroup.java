@@ -1,0 +1,127 @@
+package io.bindfirst.it.support;
+
+import static org.testng.Assert.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+
+import io.bindfirst.server.testsupport.ConfigText;
+
+/**
+ * Servers of one replication group, each a {@link ForkedServer} (a process of its own) on loopback, started in
+ * order: node 0 forms the group (its helper is itself) and gets the sample users, the others join through it. For
+ * the tests of replication; {@link #close} stops them all and deletes their instances.
+ */
+public final class ReplicaGroup implements AutoCloseable {
+    private static final String BACKEND = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
+
+    /** Something a test waits for. */
+    @FunctionalInterface
+    public interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private final List<String> jvm;
+    private final List<ForkedServer> nodes = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+
+    private ReplicaGroup(List<String> jvm) {
+        this.jvm = List.copyOf(jvm);
+    }
+
+    /** Starts {@code size} nodes, named n0, n1, ..., of the group {@code name}. */
+    public static ReplicaGroup start(String name, int size, int users, List<String> jvm) throws Exception {
+        ReplicaGroup group = new ReplicaGroup(jvm);
+        try {
+            for (int i = 0; i < size; i++) {
+                group.addresses.add("127.0.0.1:" + freePort());
+            }
+            for (int i = 0; i < size; i++) {
+                int node = i;
+                group.nodes.add(ForkedServer.start(users, jvm, text -> group.replicated(text, name, node)));
+            }
+            return group;
+        } catch (Exception | Error e) {
+            group.close();
+            throw e;
+        }
+    }
+
+    private ConfigText replicated(ConfigText text, String name, int node) {
+        return text.add(BACKEND, "ds-cfg-replication-group-name", name)
+                .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
+                .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
+                .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0));
+    }
+
+    public ForkedServer node(int i) {
+        return nodes.get(i);
+    }
+
+    public int size() {
+        return nodes.size();
+    }
+
+    /** Node {@code i}'s replication address, {@code 127.0.0.1:port}. */
+    public String address(int i) {
+        return addresses.get(i);
+    }
+
+    /** Kills node {@code i} (SIGKILL), keeping its instance. */
+    public void kill(int i) throws InterruptedException {
+        nodes.get(i).kill();
+    }
+
+    /** Starts node {@code i} again on its instance (after {@link #kill}). */
+    public void restart(int i) throws Exception {
+        nodes.set(i, ForkedServer.startIn(nodes.get(i).instance(), jvm));
+    }
+
+    /** A connection to node {@code i}, bound as the root user. */
+    public LDAPConnection root(int i) throws LDAPException {
+        return new LDAPConnection("127.0.0.1", nodes.get(i).port(), TestServer.ROOT_DN, TestServer.ROOT_PASSWORD);
+    }
+
+    /** The first value of {@code attribute} of {@code dn} on node {@code i}, as root; null if none or no answer. */
+    public String attribute(int i, String dn, String attribute) {
+        try (LDAPConnection c = root(i)) {
+            SearchResultEntry e = c.getEntry(dn, attribute);
+            return e == null ? null : e.getAttributeValue(attribute);
+        } catch (LDAPException e) {
+            return null;
+        }
+    }
+
+    /** Node {@code i}'s role in its {@code cn=Replication,cn=monitor} (master, replica, unknown), or null. */
+    public String role(int i) {
+        return attribute(i, "cn=Replication,cn=monitor", "ds-mon-replication-role");
+    }
+
+    /** Waits for {@code condition}, checking every 20 ms, failing the test after {@code millis}. */
+    public static void await(long millis, Condition condition) throws Exception {
+        long deadline = System.currentTimeMillis() + millis;
+        while (!condition.holds()) {
+            assertTrue(System.currentTimeMillis() < deadline, "not reached within " + millis + " ms");
+            Thread.sleep(20);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ForkedServer n : nodes) {
+            n.close();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
