@@ -187,11 +187,22 @@ public class ReplicationBenchTestCase {
     }
 
     private boolean tryWrite(int node, String dn, String value) {
+        long t0 = System.nanoTime();
         try (LDAPConnection c = root(node)) {
             c.modify(dn, new Modification(ModificationType.REPLACE, "description", value));
+            slow(node, t0, "success");
             return true;
         } catch (LDAPException e) {
+            slow(node, t0, e.getResultCode() + " " + e.getDiagnosticMessage());
             return false;
+        }
+    }
+
+    /** Says what a write attempt of a failover that took over half a second was answered: where the time goes. */
+    private void slow(int node, long t0, String what) {
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        if (ms > 500) {
+            report("failover write attempt on n" + node + " took " + ms + " ms: " + what);
         }
     }
 
