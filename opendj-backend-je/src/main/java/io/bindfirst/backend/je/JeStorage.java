@@ -462,7 +462,9 @@ final class JeStorage implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             ensureOpen();
             Transaction txn = null;
-            if (replica != null) {
+            // Only the outermost write marks and unmarks the thread: one nested in another must not unmark it.
+            boolean marks = replica != null && writing.get() == null;
+            if (marks) {
                 writing.set(Boolean.TRUE);
             }
             try {
@@ -485,7 +487,7 @@ final class JeStorage implements AutoCloseable {
                 throw storageError(e);
             } finally {
                 abort(txn);
-                if (replica != null) {
+                if (marks) {
                     writing.remove();
                 }
             }
