@@ -59,12 +59,26 @@ public class ReplicationBenchTestCase {
 
     @AfterClass(alwaysRun = true)
     public void stopGroup() throws IOException {
-        if (group != null) {
-            group.close();
-        }
         Path dir = Path.of(System.getProperty("basedir", ".")).resolve("target/replication-bench");
         Files.createDirectories(dir);
         Files.write(dir.resolve("results.txt"), results);
+        if (group != null) {
+            keepLogs(dir);
+            group.close();
+        }
+    }
+
+    /** Keeps each node's server output and JE's own log (elections, syncups, acknowledgements) for reading. */
+    private void keepLogs(Path dir) throws IOException {
+        for (int i = 0; i < group.size(); i++) {
+            Path instance = group.node(i).instance();
+            for (Path log : List.of(instance.resolve("logs/server.out"), instance.resolve("db/userRoot/je.info.0"))) {
+                if (Files.exists(log)) {
+                    Files.copy(log, dir.resolve("n" + i + "-" + log.getFileName()),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     @Test
