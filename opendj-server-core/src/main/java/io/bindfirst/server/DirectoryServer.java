@@ -79,6 +79,7 @@ public final class DirectoryServer implements AutoCloseable {
                 }
             }
             warnIfTooFewFileDescriptors(config.listener().maxConnections());
+            parts.advertise(handler.address());
             return new DirectoryServer(parts, handler, httpMetrics);
         } catch (IOException | RuntimeException e) {
             parts.closeAfterFailedStart();

@@ -2,11 +2,14 @@ package io.bindfirst.server;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 
 import org.forgerock.opendj.ldap.ByteString;
@@ -39,12 +42,14 @@ import io.bindfirst.server.backend.BackendProvider;
 import io.bindfirst.server.backend.Backends;
 import io.bindfirst.server.backend.ReadOnlyMemoryBackend;
 import io.bindfirst.server.backend.Replication;
+import io.bindfirst.server.backend.ReplicationSettings;
 import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.commit.ChangeListener;
 import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.config.AccessControlConfig;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.ServerContext;
+import io.bindfirst.server.replication.ReplicaWrites;
 import io.bindfirst.server.group.Groups;
 import io.bindfirst.server.group.ReferentialIntegrityPlugin;
 import io.bindfirst.server.log.AccessLog;
@@ -219,7 +224,7 @@ public final class ServerComposition implements AutoCloseable {
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
                     accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)), commits,
-                    lookups);
+                    lookups, replicaWrites(config, opened));
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             // A replica's changes are made by its group's master: here they take the same path as a local write's,
             // with no client waiting, once every listener is in place.
@@ -231,6 +236,39 @@ public final class ServerComposition implements AutoCloseable {
         } catch (BackendException | RuntimeException | ServerStartException e) {
             closeAfterFailedStart(pool, slowLane, connections, accessLog, opened, tls);
             throw new ServerStartException(e.getMessage(), e);
+        }
+    }
+
+    /** Each replicated backend's setting for a client's write while it is a replica. */
+    private static ReplicaWrites replicaWrites(ServerConfig config, List<Backend> opened) {
+        Map<Backend, ReplicationSettings.ReplicaWrites> settings = new IdentityHashMap<>();
+        for (int i = 0; i < opened.size(); i++) {
+            ReplicationSettings r = config.backends().get(i).replication();
+            if (r != null) {
+                settings.put(opened.get(i), r.writes());
+            }
+        }
+        return new ReplicaWrites(settings);
+    }
+
+    /**
+     * Tells each replicated backend's group how to reach this server over LDAP, once its listener is bound: the
+     * node's {@code ds-cfg-replication-ldap-url}, else the listener's address (when it is not a wildcard) or the
+     * host of the node's replication address, with the listener's port.
+     */
+    void advertise(InetSocketAddress ldap) {
+        ServerConfig config = context.config();
+        for (int i = 0; i < userBackends.size(); i++) {
+            ReplicationSettings r = config.backends().get(i).replication();
+            if (r != null) {
+                String host = ldap.getAddress() != null && !ldap.getAddress().isAnyLocalAddress()
+                        ? ldap.getAddress().getHostAddress() : r.address().substring(0, r.address().lastIndexOf(':'));
+                String url = r.ldapUrl() != null ? r.ldapUrl()
+                        : "ldap://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + ldap.getPort();
+                userBackends.get(i).replication().advertise(url);
+                LOG.info("Backend {}: this node tells its replication group it takes LDAP at {}",
+                        config.backends().get(i).id(), url);
+            }
         }
     }
 
@@ -278,6 +316,7 @@ public final class ServerComposition implements AutoCloseable {
         workers.close();
         context.slowLane().close();
         context.accounts().close();
+        context.replicaWrites().close();
         context.backends().close();
         context.accessLog().close();
         connections.close();

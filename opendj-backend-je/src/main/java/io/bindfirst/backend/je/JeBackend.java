@@ -209,6 +209,21 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics,
     }
 
     @Override
+    public void advertise(String ldapUrl) {
+        storage.replicaNode().advertise(ldapUrl);
+    }
+
+    @Override
+    public String masterLdapUrl() {
+        return storage.replicaNode().masterLdapUrl();
+    }
+
+    @Override
+    public boolean awaitMaster(long timeoutMillis) {
+        return storage.replicaNode().awaitMaster(timeoutMillis);
+    }
+
+    @Override
     public void follow(Consumer<EntryChange> sink) {
         replayed = Objects.requireNonNull(sink, "sink");
         following.countDown();

@@ -381,6 +381,11 @@ final class JeStorage implements AutoCloseable {
         return read(() -> replica.transferMaster(candidates, seconds));
     }
 
+    /** This storage's node of its replication group, or {@code null} if it is not replicated. */
+    ReplicaNode replicaNode() {
+        return replica;
+    }
+
     /** Whether this storage is a node of a replication group. */
     boolean replicated() {
         return replica != null;

@@ -88,6 +88,14 @@ final class ReplicaNode {
     private volatile Replication.Status status;
     /** Called each time this node becomes the master, before JE's listener returns. */
     private final Runnable becameMaster;
+    /** This node's LDAP URL, as JE hands it to any node that asks ({@link #advertise}); empty until known. */
+    private volatile byte[] advertised = new byte[0];
+    /** The master's LDAP URL once asked; dropped at each change of role. */
+    private volatile MasterUrl masterUrl;
+
+    /** What master {@code node} advertised. */
+    private record MasterUrl(String node, String url) {
+    }
 
     ReplicaNode(String backendId, ReplicationSettings settings, Runnable becameMaster) {
         this.backendId = backendId;
@@ -132,6 +140,7 @@ final class ReplicaNode {
         }
         env = opened;
         shortenElectionFreeze(opened);
+        opened.registerAppStateMonitor(() -> advertised);
         opened.setStateChangeListener(this::stateChanged);
         return opened;
     }
@@ -165,34 +174,103 @@ final class ReplicaNode {
             return;
         }
         try {
-            // The group as the master knows it: this node's own record may not have been replayed here yet.
-            Set<InetSocketAddress> known = new java.util.HashSet<>();
-            known.add(socket(settings.address()));
-            settings.helpers().forEach(h -> known.add(socket(h)));
-            ReplicationGroupAdmin admin = new ReplicationGroupAdmin(settings.groupName(), known);
-            ReplicationNode master = admin.getGroup().getMember(s.master());
-            ReplicationNode self = admin.getGroup().getMember(settings.nodeName());
-            if (master == null || self == null) {
-                LOG.warn("Backend {}: node {} does not find itself and master {} in its group; it serves what it "
-                        + "has", backendId, settings.nodeName(), s.master());
-                return;
-            }
-            int askMillis = (int) Math.min(timeoutMillis, 5_000);
-            long target = admin.getNodeState(master, askMillis).getCurrentTxnEndVLSN();
-            long deadline = System.currentTimeMillis() + timeoutMillis;
-            while (admin.getNodeState(self, askMillis).getCurrentTxnEndVLSN() < target) {
-                if (System.currentTimeMillis() > deadline) {
-                    LOG.warn("Backend {}: node {} has not caught up with master {} in {} s; it serves what it has",
-                            backendId, settings.nodeName(), s.master(), timeoutMillis / 1000);
-                    return;
-                }
-                Thread.sleep(20);
+            if (!caughtUp(s.master(), timeoutMillis, 20)) {
+                LOG.warn("Backend {}: node {} has not caught up with master {} in {} s; it serves what it has",
+                        backendId, settings.nodeName(), s.master(), timeoutMillis / 1000);
             }
         } catch (IOException | ServiceConnectFailedException | RuntimeException e) {
             LOG.warn("Backend {}: node {} could not ask master {} how far it is: {}", backendId,
                     settings.nodeName(), s.master(), e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Whether this node, a replica, has applied (within {@code timeoutMillis}) every transaction the master had ended
+     * when asked: after a write it forwarded, so that its client reads the write here next. The master and this
+     * node are asked over JE's service port, a few milliseconds each.
+     */
+    boolean awaitMaster(long timeoutMillis) {
+        Replication.Status s = status;
+        if (s.role() != Replication.Role.REPLICA || s.master() == null) {
+            return s.role() == Replication.Role.MASTER;
+        }
+        try {
+            return caughtUp(s.master(), timeoutMillis, 2);
+        } catch (IOException | ServiceConnectFailedException | RuntimeException e) {
+            LOG.debug("Backend {}: node {} could not ask master {} how far it is", backendId, settings.nodeName(),
+                    s.master(), e);
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private boolean caughtUp(String masterName, long timeoutMillis, long pollMillis)
+            throws IOException, ServiceConnectFailedException, InterruptedException {
+        ReplicationGroupAdmin admin = groupAdmin();
+        ReplicationNode master = admin.getGroup().getMember(masterName);
+        ReplicationNode self = admin.getGroup().getMember(settings.nodeName());
+        if (master == null || self == null) {
+            LOG.warn("Backend {}: node {} does not find itself and master {} in its group", backendId,
+                    settings.nodeName(), masterName);
+            return false;
+        }
+        int askMillis = (int) Math.min(timeoutMillis, 5_000);
+        long target = admin.getNodeState(master, askMillis).getCurrentTxnEndVLSN();
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (admin.getNodeState(self, askMillis).getCurrentTxnEndVLSN() < target) {
+            if (System.currentTimeMillis() > deadline) {
+                return false;
+            }
+            Thread.sleep(pollMillis);
+        }
+        return true;
+    }
+
+    /** The group as the master knows it: this node's own record may not have been replayed here yet. */
+    private ReplicationGroupAdmin groupAdmin() {
+        Set<InetSocketAddress> known = new java.util.HashSet<>();
+        known.add(socket(settings.address()));
+        settings.helpers().forEach(h -> known.add(socket(h)));
+        return new ReplicationGroupAdmin(settings.groupName(), known);
+    }
+
+    /** Sets the LDAP URL this node gives any node that asks (see {@link Replication#advertise}). */
+    void advertise(String ldapUrl) {
+        advertised = ldapUrl.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The master's LDAP URL, asked of the master (its application state, which JE serves on its replication port)
+     * the first time after each change of role; {@code null} when this node is not a replica or the master does not
+     * answer or has advertised none yet.
+     */
+    String masterLdapUrl() {
+        Replication.Status s = status;
+        if (s.role() != Replication.Role.REPLICA || s.master() == null) {
+            return null;
+        }
+        MasterUrl known = masterUrl;
+        if (known != null && known.node().equals(s.master())) {
+            return known.url();
+        }
+        try {
+            ReplicationGroupAdmin admin = groupAdmin();
+            ReplicationNode master = admin.getGroup().getMember(s.master());
+            byte[] state = master == null ? null : admin.getNodeState(master, 2_000).getAppState();
+            if (state == null || state.length == 0) {
+                return null;
+            }
+            String url = new String(state, java.nio.charset.StandardCharsets.UTF_8);
+            masterUrl = new MasterUrl(s.master(), url);
+            return url;
+        } catch (IOException | ServiceConnectFailedException | RuntimeException e) {
+            LOG.debug("Backend {}: node {} could not ask master {} for its LDAP URL", backendId, settings.nodeName(),
+                    s.master(), e);
+            return null;
         }
     }
 
@@ -225,6 +303,7 @@ final class ReplicaNode {
         Replication.Role role = state.isMaster() ? Replication.Role.MASTER
                 : state.isReplica() ? Replication.Role.REPLICA : Replication.Role.UNKNOWN;
         Replication.Role before = status.role();
+        masterUrl = null;
         status = new Replication.Status(role, settings.groupName(), settings.nodeName(), master,
                 master == null ? null : addressOf(master));
         if (state.isDetached()) {

@@ -44,6 +44,31 @@ public interface Replication {
     /** Where the node stands now. */
     Status status();
 
+    /**
+     * Tells the other nodes of the group how to reach this one over LDAP ({@code ldap://host:port}): a replica that
+     * forwards a write, or answers a referral, names the master's. Called once the server's listeners are open.
+     */
+    default void advertise(String ldapUrl) {
+        // a node of its own is reached by no other
+    }
+
+    /**
+     * The master's LDAP URL as it advertised it, or {@code null} when there is no master, it is this node, or the
+     * master cannot be asked now (it may block for a moment the first time a master is asked).
+     */
+    default String masterLdapUrl() {
+        return null;
+    }
+
+    /**
+     * Waits, at most {@code timeoutMillis}, until this node has applied every change the master had committed when
+     * asked: after a write this replica forwarded, so that the client reads it here next (read-your-writes).
+     * Returns whether it got there.
+     */
+    default boolean awaitMaster(long timeoutMillis) {
+        return true;
+    }
+
     /** A backend that is not replicated. */
     Replication NONE = new Replication() {
         @Override

@@ -1,5 +1,6 @@
 package io.bindfirst.server.backend;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -15,9 +16,50 @@ import java.util.Objects;
  * @param helpers addresses of nodes already in the group (or this node's own, for the first node), through which
  *        this node finds the group when it starts
  * @param nodeType whether this node votes in elections and acknowledgements
+ * @param ldapUrl how the other nodes reach this one over LDAP ({@code ldap://host:port}), or {@code null} for the
+ *        host of {@code address} and the server's LDAP port
+ * @param writes what this node does with a client's write while it is a replica
  */
 public record ReplicationSettings(String groupName, String nodeName, String address, List<String> helpers,
-                                  NodeType nodeType) {
+                                  NodeType nodeType, String ldapUrl, ReplicaWrites writes) {
+
+    /** What a replica does with a client's write. */
+    public enum WriteMode {
+        /** Sends it to the master as the client (Proxied Authorization) and answers with the master's result. */
+        FORWARD,
+        /** Answers a referral to the master's LDAP URL (RFC 4511 4.1.10). */
+        REFERRAL,
+        /** Answers unwillingToPerform, naming the master. */
+        REFUSE;
+
+        /** The mode named {@code name} (any case), or {@code null}. */
+        public static WriteMode named(String name) {
+            return byName(values(), name);
+        }
+    }
+
+    /**
+     * A replica's writes: the mode, and for {@link WriteMode#FORWARD} the account this node binds as on the master
+     * (it must be allowed to act as other users: a root user, or one with the proxied-auth privilege and the proxy
+     * right) and the file that holds its password (the first line).
+     */
+    public record ReplicaWrites(WriteMode mode, String bindDn, Path passwordFile) {
+        /** A replica's writes answered with a referral. */
+        public static final ReplicaWrites REFERRAL = new ReplicaWrites(WriteMode.REFERRAL, null, null);
+
+        public ReplicaWrites {
+            Objects.requireNonNull(mode, "mode");
+            if (mode == WriteMode.FORWARD && (bindDn == null || passwordFile == null)) {
+                throw new IllegalArgumentException("forwarding needs an account and its password file");
+            }
+        }
+    }
+
+    /** A node with the defaults: its LDAP URL from its address and port, a replica's writes answered by referral. */
+    public ReplicationSettings(String groupName, String nodeName, String address, List<String> helpers,
+                               NodeType nodeType) {
+        this(groupName, nodeName, address, helpers, nodeType, null, ReplicaWrites.REFERRAL);
+    }
 
     /** Whether a node votes. */
     public enum NodeType {
@@ -31,12 +73,7 @@ public record ReplicationSettings(String groupName, String nodeName, String addr
 
         /** The type named {@code name} (any case), or {@code null}. */
         public static NodeType named(String name) {
-            for (NodeType t : values()) {
-                if (t.name().equalsIgnoreCase(name.trim())) {
-                    return t;
-                }
-            }
-            return null;
+            return byName(values(), name);
         }
 
         /** As the setting spells it. */
@@ -50,6 +87,16 @@ public record ReplicationSettings(String groupName, String nodeName, String addr
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(nodeType, "nodeType");
+        Objects.requireNonNull(writes, "writes");
         helpers = List.copyOf(helpers);
+    }
+
+    private static <E extends Enum<E>> E byName(E[] values, String name) {
+        for (E e : values) {
+            if (e.name().equalsIgnoreCase(name.trim())) {
+                return e;
+            }
+        }
+        return null;
     }
 }

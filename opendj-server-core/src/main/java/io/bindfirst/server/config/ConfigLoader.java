@@ -498,7 +498,7 @@ public final class ConfigLoader {
                 (int) (BackendConfig.DEFAULT_FREE_DISK_BYTES >> 20), 1, 1 << 30);
         return new BackendConfig(id, type, baseDNs, path(e, "ds-cfg-db-directory", "db/" + id), indexes,
                 cacheMb * 1024 * 1024, bindCache, others, freeDiskMb << 20, lookupCache,
-                ReplicationConfigReader.read(e));
+                ReplicationConfigReader.read(e, v -> instanceRoot.resolve(v).normalize()));
     }
 
     private static void checkDistinctBaseDNs(List<BackendConfig> backends) throws ConfigException {

@@ -1,7 +1,9 @@
 package io.bindfirst.server.config;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.forgerock.opendj.ldap.ByteString;
 import org.forgerock.opendj.ldap.Entry;
@@ -10,7 +12,9 @@ import io.bindfirst.server.backend.ReplicationSettings;
 
 /**
  * Reads a backend entry's {@code ds-cfg-replication-*} settings: none of them (a backend of its own), or the group,
- * this node's name and address, at least one helper, and optionally the node's type.
+ * this node's name and address, at least one helper, and optionally the node's type, its LDAP URL as the other nodes
+ * reach it, and what it does with a write while it is a replica: forward it to the master (the default once an
+ * account to forward with is given), answer a referral (the default without one), or refuse it.
  */
 final class ReplicationConfigReader {
     static final String GROUP = "ds-cfg-replication-group-name";
@@ -18,6 +22,12 @@ final class ReplicationConfigReader {
     static final String ADDRESS = "ds-cfg-replication-address";
     static final String HELPER = "ds-cfg-replication-helper-address";
     static final String TYPE = "ds-cfg-replication-node-type";
+    static final String LDAP_URL = "ds-cfg-replication-ldap-url";
+    static final String WRITES = "ds-cfg-replication-replica-writes";
+    static final String FORWARD_DN = "ds-cfg-replication-forward-bind-dn";
+    static final String FORWARD_PASSWORD = "ds-cfg-replication-forward-bind-password-file";
+    private static final java.util.regex.Pattern LDAP_URL_FORM = java.util.regex.Pattern.compile(
+            "(?i)(ldaps?)://([^/]+)/?");
     /** JE's limit on group and node names. */
     private static final int MAX_NAME = 64;
 
@@ -25,7 +35,7 @@ final class ReplicationConfigReader {
     }
 
     /** The backend's replication, or {@code null} if it names none. */
-    static ReplicationSettings read(Entry backend) throws ConfigException {
+    static ReplicationSettings read(Entry backend, Function<String, Path> resolve) throws ConfigException {
         String group = ConfigLoader.string(backend, GROUP, null);
         String node = ConfigLoader.string(backend, NODE, null);
         String address = ConfigLoader.string(backend, ADDRESS, null);
@@ -53,7 +63,53 @@ final class ReplicationConfigReader {
             throw new ConfigException(backend.getName() + ": " + TYPE + ": '" + type + "' is not one of electable "
                     + "(votes, may become the master) or secondary (serves reads, never votes)");
         }
-        return new ReplicationSettings(group, node, address, helpers, nodeType);
+        return new ReplicationSettings(group, node, address, helpers, nodeType, ldapUrl(backend), writes(backend,
+                resolve));
+    }
+
+    private static String ldapUrl(Entry backend) throws ConfigException {
+        String url = ConfigLoader.string(backend, LDAP_URL, null);
+        if (url == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = LDAP_URL_FORM.matcher(url);
+        if (!m.matches()) {
+            throw new ConfigException(backend.getName() + ": " + LDAP_URL + ": '" + url + "' is not ldap://host:port "
+                    + "or ldaps://host:port");
+        }
+        hostPort(backend, LDAP_URL, m.group(2));
+        return m.group(1).toLowerCase(java.util.Locale.ROOT) + "://" + m.group(2);
+    }
+
+    private static ReplicationSettings.ReplicaWrites writes(Entry backend, Function<String, Path> resolve)
+            throws ConfigException {
+        String dn = ConfigLoader.string(backend, FORWARD_DN, null);
+        String file = ConfigLoader.string(backend, FORWARD_PASSWORD, null);
+        String named = ConfigLoader.string(backend, WRITES, null);
+        ReplicationSettings.WriteMode mode = named == null ? (dn != null ? ReplicationSettings.WriteMode.FORWARD
+                : ReplicationSettings.WriteMode.REFERRAL) : ReplicationSettings.WriteMode.named(named);
+        if (mode == null) {
+            throw new ConfigException(backend.getName() + ": " + WRITES + ": '" + named + "' is not one of forward "
+                    + "(to the master, as the client), referral (to the master's LDAP URL) or refuse");
+        }
+        if (mode != ReplicationSettings.WriteMode.FORWARD) {
+            return new ReplicationSettings.ReplicaWrites(mode, null, null);
+        }
+        if (dn == null || file == null) {
+            throw new ConfigException(backend.getName() + ": a replica forwards writes to the master as an account "
+                    + "allowed to act as other users: give " + FORWARD_DN + " (a root user, or one with the "
+                    + "proxied-auth privilege) and " + FORWARD_PASSWORD + " (a file whose first line is its "
+                    + "password), or set " + WRITES + " to referral or refuse");
+        }
+        ConfigLoader.dn(backend, FORWARD_DN, dn);
+        Path path;
+        try {
+            path = resolve.apply(file);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException(backend.getName() + ": " + FORWARD_PASSWORD + ": '" + file
+                    + "' is not a valid path");
+        }
+        return new ReplicationSettings.ReplicaWrites(mode, dn, path);
     }
 
     private static void name(Entry backend, String attr, String value) throws ConfigException {

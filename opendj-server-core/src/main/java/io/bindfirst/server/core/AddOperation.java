@@ -16,6 +16,8 @@ import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
+import org.forgerock.opendj.ldap.requests.Request;
+import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.requests.AddRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -42,6 +44,11 @@ public final class AddOperation extends WriteOperation {
     public AddOperation(ServerContext server, Session session, int messageId, AddRequest request) {
         super(server, session, messageId);
         this.request = request;
+    }
+
+    @Override
+    protected Request forwardable() {
+        return Requests.copyOfAddRequest(request);
     }
 
     @Override

@@ -9,6 +9,8 @@ import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
+import org.forgerock.opendj.ldap.requests.Request;
+import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.requests.DeleteRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -34,6 +36,11 @@ public final class DeleteOperation extends WriteOperation {
     public DeleteOperation(ServerContext server, Session session, int messageId, DeleteRequest request) {
         super(server, session, messageId);
         this.request = request;
+    }
+
+    @Override
+    protected Request forwardable() {
+        return Requests.copyOfDeleteRequest(request);
     }
 
     @Override

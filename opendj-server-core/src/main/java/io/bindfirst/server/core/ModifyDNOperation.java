@@ -16,6 +16,8 @@ import org.forgerock.opendj.ldap.controls.AssertionRequestControl;
 import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
+import org.forgerock.opendj.ldap.requests.Request;
+import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.requests.ModifyDNRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -43,6 +45,11 @@ public final class ModifyDNOperation extends WriteOperation {
                              ModifyDNRequest request) {
         super(server, session, messageId);
         this.request = request;
+    }
+
+    @Override
+    protected Request forwardable() {
+        return Requests.copyOfModifyDNRequest(request);
     }
 
     @Override

@@ -16,6 +16,8 @@ import org.forgerock.opendj.ldap.controls.Control;
 import org.forgerock.opendj.ldap.controls.PermissiveModifyRequestControl;
 import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
+import org.forgerock.opendj.ldap.requests.Request;
+import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.requests.ModifyRequest;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -47,6 +49,11 @@ public final class ModifyOperation extends WriteOperation {
     public ModifyOperation(ServerContext server, Session session, int messageId, ModifyRequest request) {
         super(server, session, messageId);
         this.request = request;
+    }
+
+    @Override
+    protected Request forwardable() {
+        return Requests.copyOfModifyRequest(request);
     }
 
     @Override

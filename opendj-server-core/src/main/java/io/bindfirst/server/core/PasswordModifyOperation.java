@@ -13,6 +13,8 @@ import org.forgerock.opendj.ldap.LinkedAttribute;
 import org.forgerock.opendj.ldap.LinkedHashMapEntry;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.requests.Request;
+import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
 import org.forgerock.opendj.ldap.requests.PasswordModifyExtendedRequest;
 import org.forgerock.opendj.ldap.responses.PasswordModifyExtendedResult;
@@ -58,6 +60,11 @@ public final class PasswordModifyOperation extends WriteOperation {
     @Override
     protected boolean allowedBeforePasswordChange() {
         return true;
+    }
+
+    @Override
+    protected Request forwardable() {
+        return Requests.copyOfPasswordModifyExtendedRequest(request);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.Set;
 
 import org.forgerock.opendj.ldap.schema.Schema;
 
+import io.bindfirst.server.replication.ReplicaWrites;
 import io.bindfirst.server.cache.LookupCache;
 import io.bindfirst.server.access.AccessPolicy;
 import io.bindfirst.server.auth.Accounts;
@@ -34,12 +35,12 @@ public record ServerContext(ServerConfig config, Schema schema, Backends backend
                             VirtualEntries virtualEntries, Set<String> bindAttributes, PluginInvoker plugins,
                             SlowLane slowLane, PasswordAttribute passwordAttribute, Accounts accounts,
                             OperationCounts operationCounts, Groups groups, BindDns bindDns, CommitPath commits,
-                            LookupCache lookups) {
+                            LookupCache lookups, ReplicaWrites replicaWrites) {
 
     /** The same context with these plugins: built after the plugins, which are themselves given a context. */
     public ServerContext withPlugins(PluginInvoker newPlugins) {
         return new ServerContext(config, schema, backends, passwordSchemes, rootUsers, authenticatedUsers,
                 writeEpoch, accessPolicy, accessLog, virtualEntries, bindAttributes, newPlugins, slowLane,
-                passwordAttribute, accounts, operationCounts, groups, bindDns, commits, lookups);
+                passwordAttribute, accounts, operationCounts, groups, bindDns, commits, lookups, replicaWrites);
     }
 }

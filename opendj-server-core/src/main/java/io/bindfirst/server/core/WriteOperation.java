@@ -24,6 +24,7 @@ import org.forgerock.opendj.ldap.controls.PostReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PostReadResponseControl;
 import org.forgerock.opendj.ldap.controls.PreReadRequestControl;
 import org.forgerock.opendj.ldap.controls.PreReadResponseControl;
+import org.forgerock.opendj.ldap.requests.Request;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
@@ -89,6 +90,10 @@ abstract class WriteOperation extends Operation {
             Result refused = checkRequest();
             if (refused != null) {
                 return refused;
+            }
+            Result elsewhere = writtenElsewhere();
+            if (elsewhere != null) {
+                return elsewhere;
             }
             AccessDecision access = checkAccess(accessRequester());
             if (!access.allowed()) {
@@ -178,6 +183,20 @@ abstract class WriteOperation extends Operation {
     protected boolean actsAsProxiedIdentity() {
         return true;
     }
+
+    /**
+     * On a replica, the answer to a write the master makes (forwarded to it as the requester) or points to (a
+     * referral): see {@link io.bindfirst.server.replication.ReplicaWrites}. {@code null} when the write is made here.
+     * The master checks access, schema and policy: nothing of that runs here first.
+     */
+    private Result writtenElsewhere() {
+        DN dn = targetDN();
+        Backend b = dn.isRootDN() ? null : server.backends().backendFor(dn);
+        return b == null ? null : server.replicaWrites().write(b, forwardable(), requester(), this::errorResult);
+    }
+
+    /** A copy of the client's request, as it would be sent to another server (its controls may be changed). */
+    protected abstract Request forwardable();
 
     /** A refusal that the request alone justifies, or {@code null}; runs first. Sets what {@link #targetDN()} needs. */
     protected Result checkRequest() {

@@ -293,6 +293,40 @@ public class ConfigLoaderTest {
     }
 
     @Test
+    public void aReplicaForwardsWritesOnceGivenAnAccountAndOtherwiseRefers() throws Exception {
+        String lookup = "ds-cfg-lookup-cache-entries: 10000";
+        String replicated = lookup + "\nds-cfg-replication-group-name: logins\nds-cfg-replication-node-name: ds1"
+                + "\nds-cfg-replication-address: 10.0.0.1:8989\nds-cfg-replication-helper-address: 10.0.0.1:8989";
+        ReplicationSettings plain = loadEdited(lookup, replicated).backends().get(0).replication();
+        assertEquals(plain.writes(), ReplicationSettings.ReplicaWrites.REFERRAL, "no account: a referral");
+        assertNull(plain.ldapUrl(), "from the replication host and the LDAP port, once the listener is bound");
+        String forwarding = replicated + "\nds-cfg-replication-forward-bind-dn: cn=Directory Manager"
+                + "\nds-cfg-replication-forward-bind-password-file: config/forward.pin"
+                + "\nds-cfg-replication-ldap-url: LDAP://ds1.example.com:389/";
+        ReplicationSettings r = loadEdited(lookup, forwarding).backends().get(0).replication();
+        assertEquals(r.writes().mode(), ReplicationSettings.WriteMode.FORWARD);
+        assertEquals(r.writes().bindDn(), "cn=Directory Manager");
+        assertTrue(r.writes().passwordFile().isAbsolute() && r.writes().passwordFile().endsWith("config/forward.pin"),
+                r.writes().passwordFile().toString());
+        assertEquals(r.ldapUrl(), "ldap://ds1.example.com:389");
+        assertEquals(loadEdited(lookup, forwarding + "\nds-cfg-replication-replica-writes: REFUSE").backends().get(0)
+                .replication().writes().mode(), ReplicationSettings.WriteMode.REFUSE);
+        String[][] bad = {
+            {replicated + "\nds-cfg-replication-replica-writes: forward", "ds-cfg-replication-forward-bind-dn"},
+            {replicated + "\nds-cfg-replication-replica-writes: proxy", "'proxy' is not one of forward"},
+            {replicated + "\nds-cfg-replication-forward-bind-dn: cn=Directory Manager",
+                "ds-cfg-replication-forward-bind-password-file"},
+            {replicated + "\nds-cfg-replication-ldap-url: ds1:389", "'ds1:389' is not ldap://host:port"},
+            {replicated + "\nds-cfg-replication-ldap-url: ldap://ds1/", "'ds1' is not host:port"},
+        };
+        for (String[] b : bad) {
+            ConfigException e = expectThrows(ConfigException.class, () -> loadEdited(lookup, b[0]));
+            assertTrue(e.getMessage().contains("ds-cfg-backend-id=userRoot,cn=Backends,cn=config"), e.getMessage());
+            assertTrue(e.getMessage().contains(b[1]), e.getMessage());
+        }
+    }
+
+    @Test
     public void verifiedCredentialCacheHasASizeThatZeroTurnsOff() throws Exception {
         String shipped = "ds-cfg-verified-credential-cache-size: 10000";
         assertEquals(load(ConfigText.read(SHIPPED)).passwords().verifiedCredentialCacheSize(), 10_000);

@@ -14,6 +14,7 @@ import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
+import io.bindfirst.server.replication.ReplicaWrites;
 import io.bindfirst.server.core.ServerContext;
 import io.bindfirst.server.config.ServerConfig;
 import io.bindfirst.server.core.CancelOperation;
@@ -46,7 +47,7 @@ final class TestConnection {
         // Only what Operation.run and finish touch: plugins and the access log. No backend, schema or registry.
         server = new ServerContext(config, null, null, null, null, null, null, null, AccessLog.DISABLED, null,
                 Set.of(), new PluginInvoker(List.of()), null, null, null, new OperationCounts(), null, null,
-                null, null);
+                null, null, new ReplicaWrites(java.util.Map.of()));
         // No SDK context: it is used to write notices and to name the peer, and nothing here does either.
         connection = new ClientConnection(null, new ClientConnections(1, 0), null, AccessLog.DISABLED,
                 maxConcurrentOps, null, false);

@@ -9,6 +9,7 @@ import static org.testng.Assert.expectThrows;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -43,7 +44,8 @@ public class ReplicaGroupTest {
 
     @BeforeClass
     public void startGroup() throws Exception {
-        group = ReplicaGroup.start("it-group", 3, USERS, JVM);
+        // Replicas that refuse writes (the other answers are ReplicaWritesTest's): the refusal names the master.
+        group = ReplicaGroup.start("it-group", 3, USERS, JVM, Map.of(0, "refuse", 1, "refuse", 2, "refuse"));
     }
 
     @AfterClass(alwaysRun = true)

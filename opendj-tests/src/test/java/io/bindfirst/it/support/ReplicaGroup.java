@@ -4,8 +4,11 @@ import static org.testng.Assert.assertTrue;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -15,8 +18,10 @@ import io.bindfirst.server.testsupport.ConfigText;
 
 /**
  * Servers of one replication group, each a {@link ForkedServer} (a process of its own) on loopback, started in
- * order: node 0 forms the group (its helper is itself) and gets the sample users, the others join through it. For
- * the tests of replication; {@link #close} stops them all and deletes their instances.
+ * order: node 0 forms the group (its helper is itself) and gets the sample users, the others join through it. A
+ * replica forwards writes to the master as the root user (whose password is in a file of the group's), unless the
+ * test gives the node another {@code ds-cfg-replication-replica-writes}. For the tests of replication;
+ * {@link #close} stops them all and deletes their instances and that file.
  */
 public final class ReplicaGroup implements AutoCloseable {
     private static final String BACKEND = "ds-cfg-backend-id=userRoot,cn=Backends,cn=config";
@@ -30,14 +35,29 @@ public final class ReplicaGroup implements AutoCloseable {
     private final List<String> jvm;
     private final List<ForkedServer> nodes = new ArrayList<>();
     private final List<String> addresses = new ArrayList<>();
+    /** The forwarding account's password, for every node. */
+    private final Path forwardPassword;
+    private final Map<Integer, String> replicaWrites;
 
-    private ReplicaGroup(List<String> jvm) {
+    private ReplicaGroup(List<String> jvm, Map<Integer, String> replicaWrites) throws IOException {
         this.jvm = List.copyOf(jvm);
+        this.replicaWrites = Map.copyOf(replicaWrites);
+        this.forwardPassword = Files.createTempFile("replica-group-forward", ".pin");
+        Files.writeString(forwardPassword, TestServer.ROOT_PASSWORD + "\n");
     }
 
-    /** Starts {@code size} nodes, named n0, n1, ..., of the group {@code name}. */
+    /** Starts {@code size} nodes, named n0, n1, ..., of the group {@code name}, each forwarding a replica's writes. */
     public static ReplicaGroup start(String name, int size, int users, List<String> jvm) throws Exception {
-        ReplicaGroup group = new ReplicaGroup(jvm);
+        return start(name, size, users, jvm, Map.of());
+    }
+
+    /**
+     * As {@link #start(String, int, int, List)}, node {@code i} answering writes while a replica as
+     * {@code replicaWrites.get(i)} says (forward, referral, refuse) where it says.
+     */
+    public static ReplicaGroup start(String name, int size, int users, List<String> jvm,
+                                     Map<Integer, String> replicaWrites) throws Exception {
+        ReplicaGroup group = new ReplicaGroup(jvm, replicaWrites);
         try {
             for (int i = 0; i < size; i++) {
                 group.addresses.add("127.0.0.1:" + freePort());
@@ -57,7 +77,10 @@ public final class ReplicaGroup implements AutoCloseable {
         return text.add(BACKEND, "ds-cfg-replication-group-name", name)
                 .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
                 .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
-                .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0));
+                .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0))
+                .add(BACKEND, "ds-cfg-replication-replica-writes", replicaWrites.getOrDefault(node, "forward"))
+                .add(BACKEND, "ds-cfg-replication-forward-bind-dn", TestServer.ROOT_DN)
+                .add(BACKEND, "ds-cfg-replication-forward-bind-password-file", forwardPassword.toString());
     }
 
     public ForkedServer node(int i) {
@@ -116,6 +139,11 @@ public final class ReplicaGroup implements AutoCloseable {
     public void close() {
         for (ForkedServer n : nodes) {
             n.close();
+        }
+        try {
+            Files.deleteIfExists(forwardPassword);
+        } catch (IOException e) {
+            // a temporary file: the system's cleaning takes it
         }
     }
 
