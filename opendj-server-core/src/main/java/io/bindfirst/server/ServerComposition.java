@@ -195,8 +195,9 @@ public final class ServerComposition implements AutoCloseable {
             TlsStatistics tlsStatistics = new TlsStatistics();
             // cn=monitor reads these parts of the server live, whenever it is searched, and so do the HTTP metrics.
             CommitPath commits = new CommitPath();
+            ReplicaWrites replicaWrites = replicaWrites(config, opened);
             Accounts accounts = new Accounts(schema, config.passwords().policies(), passwords,
-                    System::currentTimeMillis, commits);
+                    System::currentTimeMillis, commits, replicaWrites);
             LookupCache lookups = new LookupCache(lookupCacheEntries(config));
             MonitorSubtree.Sources monitored = new MonitorSubtree.Sources(
                     System.currentTimeMillis(), System::currentTimeMillis, connections, operationCounts,
@@ -224,7 +225,7 @@ public final class ServerComposition implements AutoCloseable {
                     BindAttributes.of(schema, config.passwords().policies()),
                     new PluginInvoker(List.of()), slowLane, passwords,
                     accounts, operationCounts, groups, new BindDns(schema, bindCacheEntries(config)), commits,
-                    lookups, replicaWrites(config, opened));
+                    lookups, replicaWrites);
             ServerContext ctx = withoutPlugins.withPlugins(new PluginInvoker(plugins(config, withoutPlugins)));
             // A replica's changes are made by its group's master: here they take the same path as a local write's,
             // with no client waiting, once every listener is in place.

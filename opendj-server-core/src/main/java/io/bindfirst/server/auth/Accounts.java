@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.backend.EntryWriter;
 import io.bindfirst.server.commit.AfterAnswer;
 import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.commit.ChangeListener;
@@ -56,6 +57,7 @@ public final class Accounts implements ChangeListener {
     private final AttributeDescription graceUseTime;
     private final PasswordChanges changes;
     private final AfterBind afterBind;
+    private final EntryWriter writer;
     private final AuthenticationInfo.UserAttributes userAttributes;
 
     /**
@@ -66,6 +68,16 @@ public final class Accounts implements ChangeListener {
      */
     public Accounts(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock,
                     CommitPath commits) {
+        this(schema, policies, password, clock, commits, EntryWriter.LOCAL);
+    }
+
+    /**
+     * As the other constructor, with the account updates binds make (locks, grace logins, last-login times,
+     * rehashes) written through {@code writer}: on a replica, the master makes them.
+     */
+    public Accounts(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock,
+                    CommitPath commits, EntryWriter writer) {
+        this.writer = writer;
         this.policies = policies;
         this.password = password;
         this.clock = clock;
@@ -75,7 +87,7 @@ public final class Accounts implements ChangeListener {
         this.changedTime = PasswordChanges.changedTime(schema);
         this.graceUseTime = PasswordChanges.graceUseTime(schema);
         this.changes = new PasswordChanges(schema, this, password, clock);
-        this.afterBind = new AfterBind(schema, policies, password, clock, commits);
+        this.afterBind = new AfterBind(schema, policies, password, clock, commits, writer);
         this.userAttributes = AuthenticationInfo.UserAttributes.of(schema);
     }
 
@@ -295,7 +307,7 @@ public final class Accounts implements ChangeListener {
     public EntryChange useGraceLogin(Backend backend, DN account) throws BackendException {
         String now = GeneralizedTime.valueOf(clock.getAsLong()).toString();
         graceLoginsUsed.increment();
-        return backend.modifyEntry(account, current -> {
+        return writer.modify(backend, account, current -> {
             Entry next = LinkedHashMapEntry.deepCopyOfEntry(current);
             Attribute used = next.getAttribute(graceUseTime);
             LinkedAttribute more = used == null ? new LinkedAttribute(graceUseTime) : new LinkedAttribute(used);
@@ -313,7 +325,7 @@ public final class Accounts implements ChangeListener {
      */
     public EntryChange lock(Backend backend, DN account) throws BackendException {
         String now = GeneralizedTime.valueOf(clock.getAsLong()).toString();
-        EntryChange change = backend.modifyEntry(account, current -> {
+        EntryChange change = writer.modify(backend, account, current -> {
             Entry next = LinkedHashMapEntry.deepCopyOfEntry(current);
             next.replaceAttribute(new LinkedAttribute(lockedTime, now));
             return next;

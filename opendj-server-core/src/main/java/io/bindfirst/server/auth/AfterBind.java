@@ -22,6 +22,7 @@ import org.forgerock.opendj.ldap.schema.Schema;
 
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.EntryUpdate;
+import io.bindfirst.server.backend.EntryWriter;
 import io.bindfirst.server.commit.CommitPath;
 import io.bindfirst.server.pwd.PasswordAttribute;
 import io.bindfirst.server.pwd.PasswordPolicies;
@@ -55,8 +56,8 @@ public final class AfterBind implements AutoCloseable {
     private final LongAdder rehashesPostponed = new LongAdder();
 
     AfterBind(Schema schema, PasswordPolicies policies, PasswordAttribute password, LongSupplier clock,
-              CommitPath commits) {
-        this.writes = new DeferredAccountWrites(commits);
+              CommitPath commits, EntryWriter writer) {
+        this.writes = new DeferredAccountWrites(commits, writer);
         this.password = password;
         this.schemes = password.schemes();
         this.clock = clock;

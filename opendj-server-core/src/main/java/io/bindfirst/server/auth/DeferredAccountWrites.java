@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import io.bindfirst.server.backend.Backend;
 import io.bindfirst.server.backend.BackendException;
 import io.bindfirst.server.backend.EntryUpdate;
+import io.bindfirst.server.backend.EntryWriter;
 import io.bindfirst.server.commit.Change;
 import io.bindfirst.server.commit.CommitPath;
 
@@ -70,6 +71,7 @@ public final class DeferredAccountWrites implements AutoCloseable {
     }
 
     private final CommitPath commits;
+    private final EntryWriter entries;
     private final ConcurrentHashMap<DN, Pending> pending = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<DN> order = new LinkedBlockingQueue<>();
     private final LongAdder written = new LongAdder();
@@ -77,8 +79,9 @@ public final class DeferredAccountWrites implements AutoCloseable {
     private Thread writer;
     private volatile boolean closed;
 
-    DeferredAccountWrites(CommitPath commits) {
+    DeferredAccountWrites(CommitPath commits, EntryWriter writer) {
         this.commits = commits;
+        this.entries = writer;
     }
 
     /**
@@ -149,7 +152,7 @@ public final class DeferredAccountWrites implements AutoCloseable {
             return;
         }
         try {
-            commits.commit(Change.bookkeeping(p.backend().modifyEntry(account, p.update())));
+            commits.commit(Change.bookkeeping(entries.modify(p.backend(), account, p.update())));
             written.increment();
         } catch (Unchanged e) {
             // the entry already holds what the bind wanted

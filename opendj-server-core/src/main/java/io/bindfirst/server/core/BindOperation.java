@@ -22,6 +22,9 @@ import org.forgerock.opendj.ldap.responses.BindResult;
 import org.forgerock.opendj.ldap.responses.Responses;
 import org.forgerock.opendj.ldap.responses.Result;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.bindfirst.server.auth.Account;
 import io.bindfirst.server.auth.Accounts;
 import io.bindfirst.server.auth.AuthenticationInfo;
@@ -47,6 +50,8 @@ import io.bindfirst.server.virtual.VirtualEntries;
  * users exist.
  */
 public class BindOperation extends Operation {
+    /** Where a lock that could not be written is said: the accounts' logger, where the locks written are. */
+    private static final Logger LOCKS = LoggerFactory.getLogger(Accounts.class);
     /** SASL EXTERNAL (RFC 4422 appendix A): the client certificate of the TLS layer. */
     public static final String SASL_EXTERNAL = "EXTERNAL";
     /** SASL PLAIN (RFC 4616): a user name and its password. */
@@ -364,7 +369,11 @@ public class BindOperation extends Operation {
         try {
             committed(server.accounts().lock(backend, dn));
         } catch (BackendException e) {
-            return invalidCredentials(); // deleted meanwhile, or the backend failed: the bind failed either way
+            if (e.resultCode() != ResultCode.NO_SUCH_OBJECT) { // deleted meanwhile: nothing to lock
+                LOCKS.warn("{} reached its lockout count, but the lock could not be written: {}", dn,
+                        e.getMessage());
+            }
+            return invalidCredentials(); // the bind failed either way
         }
         return lockedOut();
     }

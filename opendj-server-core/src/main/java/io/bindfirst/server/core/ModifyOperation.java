@@ -33,6 +33,7 @@ import io.bindfirst.server.core.write.SchemaChecker;
 import io.bindfirst.server.core.write.WriteException;
 import io.bindfirst.server.plugin.OperationType;
 import io.bindfirst.server.pwd.PasswordValues;
+import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * A modify (RFC 4511 4.6): the changes are applied to the entry as stored, inside the backend's write
@@ -64,12 +65,28 @@ public final class ModifyOperation extends WriteOperation {
     @Override
     protected Set<String> writeControls() {
         return Set.of(AssertionRequestControl.OID, PreReadRequestControl.OID, PostReadRequestControl.OID,
-                PermissiveModifyRequestControl.OID);
+                PermissiveModifyRequestControl.OID, VirtualEntries.OID_RELAX_RULES);
     }
 
     @Override
     protected AccessDecision checkAccess(Requester who) {
+        if (relaxed() && !who.root()) {
+            return AccessDecision.deny("The Relax Rules control (writing attributes the server maintains) is for "
+                    + "root users only");
+        }
         return AccessDecision.ALLOW; // decided on the entry as stored, in write
+    }
+
+    /**
+     * Whether the request carries the Relax Rules control: the entry becomes what the modifications make it, and
+     * the server adds nothing of its own. Attributes it maintains may be written; it sets no
+     * {@code modifiersName} or {@code modifyTimestamp}; a password written is stored as given, without the
+     * password policy's record of a change (no {@code pwdChangedTime}, history or reset flag). Account state
+     * carried over from elsewhere (another server, or a replica recording a bind's lockout on its master), not a
+     * change made now.
+     */
+    private boolean relaxed() {
+        return hasControl(VirtualEntries.OID_RELAX_RULES);
     }
 
     @Override
@@ -86,12 +103,14 @@ public final class ModifyOperation extends WriteOperation {
             server.accounts().passwordChanges().refuse(current, newClearPasswords(), bySelf());
             try {
                 Entry updated = Modifications.apply(current, resolvePasswordDeletes(current, prepared),
-                        server.schema(), hasControl(PermissiveModifyRequestControl.OID));
+                        server.schema(), hasControl(PermissiveModifyRequestControl.OID), relaxed());
                 ImpliedObjectClasses.addTo(updated, server.schema());
                 SchemaChecker.check(updated, server.schema());
                 checkRules(updated);
-                stampModified(updated);
-                server.accounts().passwordChanges().stamp(current, updated, requester().root());
+                if (!relaxed()) {
+                    stampModified(updated);
+                    server.accounts().passwordChanges().stamp(current, updated, requester().root());
+                }
                 return updated;
             } catch (WriteException e) {
                 throw toBackend(e);

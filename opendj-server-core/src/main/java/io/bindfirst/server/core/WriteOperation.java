@@ -192,7 +192,7 @@ abstract class WriteOperation extends Operation {
     private Result writtenElsewhere() {
         DN dn = targetDN();
         Backend b = dn.isRootDN() ? null : server.backends().backendFor(dn);
-        return b == null ? null : server.replicaWrites().write(b, forwardable(), requester(), this::errorResult);
+        return b == null ? null : server.replicaWrites().write(b, this::forwardable, requester(), this::errorResult);
     }
 
     /** A copy of the client's request, as it would be sent to another server (its controls may be changed). */

@@ -10,17 +10,26 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
+import org.forgerock.opendj.ldap.Attribute;
 import org.forgerock.opendj.ldap.Connection;
 import org.forgerock.opendj.ldap.ConnectionFactory;
 import org.forgerock.opendj.ldap.Connections;
+import org.forgerock.opendj.ldap.DN;
+import org.forgerock.opendj.ldap.Entry;
 import org.forgerock.opendj.ldap.LDAPConnectionFactory;
 import org.forgerock.opendj.ldap.LdapException;
+import org.forgerock.opendj.ldap.LinkedAttribute;
+import org.forgerock.opendj.ldap.Modification;
+import org.forgerock.opendj.ldap.ModificationType;
 import org.forgerock.opendj.ldap.ResultCode;
 import org.forgerock.opendj.ldap.controls.Control;
+import org.forgerock.opendj.ldap.controls.GenericControl;
 import org.forgerock.opendj.ldap.controls.ProxiedAuthV2RequestControl;
 import org.forgerock.opendj.ldif.ChangeRecord;
 import org.forgerock.opendj.ldap.requests.ExtendedRequest;
+import org.forgerock.opendj.ldap.requests.ModifyRequest;
 import org.forgerock.opendj.ldap.requests.Request;
 import org.forgerock.opendj.ldap.requests.Requests;
 import org.forgerock.opendj.ldap.responses.Result;
@@ -31,8 +40,13 @@ import org.slf4j.LoggerFactory;
 
 import io.bindfirst.server.auth.AuthenticationInfo;
 import io.bindfirst.server.backend.Backend;
+import io.bindfirst.server.backend.BackendException;
+import io.bindfirst.server.backend.EntryChange;
+import io.bindfirst.server.backend.EntryUpdate;
+import io.bindfirst.server.backend.EntryWriter;
 import io.bindfirst.server.backend.Replication;
 import io.bindfirst.server.backend.ReplicationSettings;
+import io.bindfirst.server.virtual.VirtualEntries;
 
 /**
  * What a replica does with a client's write to a replicated backend (the backend's
@@ -45,8 +59,13 @@ import io.bindfirst.server.backend.ReplicationSettings;
  * client of its own, and its answer (result code, message, response controls such as Pre/Post-Read) is the
  * client's. Before a success is answered, this node waits until it has applied the master's changes up to that
  * write, so the client reads it here next (read-your-writes).
+ *
+ * <p>The account updates a bind makes ({@link #modify}: a lockout, a grace login, a last-login time, a rehash) go
+ * the same way on a replica, as the forwarding account itself with the Relax Rules control (some of those
+ * attributes are the server's own, NO-USER-MODIFICATION): so a lockout reached by binds on a replica locks the
+ * account on every node, durably, before the bind that reached it is answered.
  */
-public final class ReplicaWrites implements AutoCloseable {
+public final class ReplicaWrites implements EntryWriter, AutoCloseable {
     /** How long a forwarded write may take at the master. */
     static final int REQUEST_SECONDS = 10;
     /** How long a forwarded success waits for this node to have the change, before it is answered anyway. */
@@ -77,16 +96,21 @@ public final class ReplicaWrites implements AutoCloseable {
     }
 
     /**
-     * The answer to a client's write {@code request} (a copy this class may change) to {@code backend}, made as
-     * {@code as}; or {@code null} when this node makes the write itself (it is not a replica now, or it refuses
-     * its writes: the backend says why). May block (a forwarded write waits for the master).
+     * The answer to a client's write to {@code backend}, made as {@code as}; or {@code null} when this node makes
+     * the write itself (it is not a replica now, or it refuses its writes: the backend says why). May block (a
+     * forwarded write waits for the master).
+     *
+     * @param request a copy of the client's request, made only when it is forwarded (this class changes its
+     *        controls)
      */
-    public Result write(Backend backend, Request request, AuthenticationInfo as, Answers answers) {
+    public Result write(Backend backend, Supplier<Request> request, AuthenticationInfo as, Answers answers) {
+        ReplicationSettings.ReplicaWrites writes = settings.get(backend);
+        if (writes == null || writes.mode() == ReplicationSettings.WriteMode.REFUSE) {
+            return null; // not replicated (the common case: one map lookup), or the backend refuses
+        }
         Replication replication = backend.replication();
         Replication.Status status = replication.status();
-        ReplicationSettings.ReplicaWrites writes = settings.get(backend);
-        if (status.role() != Replication.Role.REPLICA || writes == null
-                || writes.mode() == ReplicationSettings.WriteMode.REFUSE) {
+        if (status.role() != Replication.Role.REPLICA) {
             return null;
         }
         String url = replication.masterLdapUrl();
@@ -100,7 +124,73 @@ public final class ReplicaWrites implements AutoCloseable {
             return answers.apply(ResultCode.REFERRAL, "This server is a replica: send writes to the master, "
                     + url).addReferralURI(url);
         }
-        return forward(replication, writes, url, request, as, answers);
+        return forward(replication, writes, url, request.get(), as, answers);
+    }
+
+    /**
+     * An account update a bind makes: on this node's backend, or, while it is a replica, on the master (the change
+     * from this node's copy of the entry, sent as a modify; see the class comment). A replica that does not forward
+     * writes cannot make it, and says so.
+     */
+    @Override
+    public EntryChange modify(Backend backend, DN dn, EntryUpdate update) throws BackendException {
+        ReplicationSettings.ReplicaWrites writes = settings.get(backend);
+        Replication replication = backend.replication();
+        if (writes == null || replication.status().role() != Replication.Role.REPLICA) {
+            return backend.modifyEntry(dn, update);
+        }
+        if (writes.mode() != ReplicationSettings.WriteMode.FORWARD) {
+            throw new BackendException(ResultCode.UNWILLING_TO_PERFORM, "This replica records no account update "
+                    + "(lockout, grace login, last login): it forwards nothing to the master without "
+                    + "ds-cfg-replication-forward-bind-dn");
+        }
+        Entry current = backend.getEntry(dn);
+        if (current == null) {
+            throw new BackendException(ResultCode.NO_SUCH_OBJECT, "The entry " + dn + " does not exist");
+        }
+        Entry next = update.apply(current);
+        ModifyRequest request = Requests.newModifyRequest(dn);
+        for (Modification m : differences(current, next)) {
+            request.addModification(m);
+        }
+        if (request.getModifications().isEmpty()) {
+            return new EntryChange(current, next);
+        }
+        request.addControl(GenericControl.newControl(VirtualEntries.OID_RELAX_RULES, true));
+        String url = replication.masterLdapUrl();
+        if (url == null) {
+            throw new BackendException(ResultCode.UNAVAILABLE, "This replica cannot reach its master to record an "
+                    + "account update of " + dn);
+        }
+        try (Connection c = pool(url, writes).getConnection()) {
+            c.modify(request);
+        } catch (LdapException e) {
+            throw new BackendException(e.getResult().getResultCode(), "The master at " + url + " did not record an "
+                    + "account update of " + dn + ": " + e.getResult().getDiagnosticMessage());
+        } catch (IOException e) {
+            throw new BackendException(ResultCode.UNAVAILABLE, "This replica cannot forward to the master: the "
+                    + "password file " + writes.passwordFile() + " cannot be read (" + e.getMessage() + ")");
+        }
+        replication.awaitMaster(READ_YOUR_WRITES_MILLIS);
+        Entry after = backend.getEntry(dn);
+        return new EntryChange(current, after == null ? next : after);
+    }
+
+    /** What turns {@code before} into {@code after}: each attribute that differs, replaced or deleted. */
+    private static List<Modification> differences(Entry before, Entry after) {
+        List<Modification> out = new java.util.ArrayList<>();
+        for (Attribute a : after.getAllAttributes()) {
+            Attribute was = before.getAttribute(a.getAttributeDescription());
+            if (was == null || !was.equals(a)) {
+                out.add(new Modification(ModificationType.REPLACE, a));
+            }
+        }
+        for (Attribute a : before.getAllAttributes()) {
+            if (after.getAttribute(a.getAttributeDescription()) == null) {
+                out.add(new Modification(ModificationType.DELETE, new LinkedAttribute(a.getAttributeDescription())));
+            }
+        }
+        return out;
     }
 
     private Result forward(Replication replication, ReplicationSettings.ReplicaWrites writes, String url,

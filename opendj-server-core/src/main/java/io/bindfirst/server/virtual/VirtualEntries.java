@@ -34,6 +34,8 @@ public final class VirtualEntries {
     public static final String OID_AUTHZ_ID_REQUEST = "2.16.840.1.113730.3.4.16";
     /** RFC 3296 ManageDsaIT: accepted everywhere (this server holds no referral entries). */
     public static final String OID_MANAGE_DSAIT = "2.16.840.1.113730.3.4.2";
+    /** The Relax Rules control (draft-zeilenga-ldap-relax; OpenLDAP's {@code ldapmodify -e relax}). */
+    public static final String OID_RELAX_RULES = "1.3.6.1.4.1.4203.666.5.12";
     /** RFC 4370 Proxied Authorization v2: an operation runs as another identity. */
     public static final String OID_PROXIED_AUTHZ_V2 = "2.16.840.1.113730.3.4.18";
     /** The Password Policy request and response control (draft-behera-ldap-password-policy). */
@@ -103,7 +105,7 @@ public final class VirtualEntries {
         e.addAttribute("supportedControl", OID_AUTHZ_ID_REQUEST, OID_MANAGE_DSAIT, OID_PASSWORD_POLICY,
                 OID_PAGED_RESULTS, AssertionRequestControl.OID, PreReadRequestControl.OID,
                 PostReadRequestControl.OID, PermissiveModifyRequestControl.OID, ServerSideSortRequestControl.OID,
-                OID_SUBTREE_DELETE);
+                OID_SUBTREE_DELETE, OID_RELAX_RULES);
         e.addAttribute("supportedControl", OID_PROXIED_AUTHZ_V2);
         e.addAttribute("supportedFeatures", FEATURE_ALL_OPERATIONAL, FEATURE_MODIFY_INCREMENT,
                 FEATURE_TRUE_FALSE_FILTERS);

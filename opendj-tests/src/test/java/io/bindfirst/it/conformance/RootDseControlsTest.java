@@ -100,6 +100,7 @@ public class RootDseControlsTest {
         out.put(PostReadRequestControl.POST_READ_REQUEST_OID, modify(new PostReadRequestControl(true, "cn")));
         out.put(PermissiveModifyRequestControl.PERMISSIVE_MODIFY_REQUEST_OID,
                 modify(new PermissiveModifyRequestControl(true)));
+        out.put("1.3.6.1.4.1.4203.666.5.12", modify(new Control("1.3.6.1.4.1.4203.666.5.12", true))); // Relax Rules
         out.put(ProxiedAuthorizationV2RequestControl.PROXIED_AUTHORIZATION_V2_REQUEST_OID,
                 search(new ProxiedAuthorizationV2RequestControl("dn:" + TestServer.user(1))));
         root.add("dn: " + LEAF, "objectClass: person", "cn: leaf", "sn: leaf");

@@ -39,12 +39,17 @@ public class ReplicaWritesTest {
     private static final long WAIT_MILLIS = 60_000;
     private static final int FORWARDING = 1;
     private static final int REFERRING = 2;
+    private static final String POLICY = "cn=Default Password Policy,cn=Password Policies,cn=config";
 
     private ReplicaGroup group;
 
     @BeforeClass
     public void startGroup() throws Exception {
-        group = ReplicaGroup.start("writes-group", 3, USERS, JVM, Map.of(REFERRING, "referral"));
+        // Three failed binds lock an account; a successful one records the time, to the second.
+        group = ReplicaGroup.start("writes-group", 3, USERS, JVM, Map.of(REFERRING, "referral"), text -> text
+                .set(POLICY, "ds-cfg-lockout-failure-count", "3")
+                .add(POLICY, "ds-cfg-last-login-time-attribute", "ds-pwp-last-login-time")
+                .add(POLICY, "ds-cfg-last-login-time-format", "yyyyMMddHHmmss"));
         ReplicaGroup.await(WAIT_MILLIS, () -> "replica".equals(group.role(FORWARDING))
                 && "replica".equals(group.role(REFERRING)));
     }
@@ -132,5 +137,40 @@ public class ReplicaWritesTest {
             assertTrue(e.getDiagnosticMessage().contains("replica"), e.getDiagnosticMessage());
         }
         assertNull(group.attribute(0, "uid=user.8," + TestServer.PEOPLE, "description"), "nothing was written");
+    }
+
+    @Test
+    public void failedBindsOnAReplicaLockTheAccountOnEveryNodeBeforeTheLastIsAnswered() throws Exception {
+        String user = "uid=user.9," + TestServer.PEOPLE;
+        try (LDAPConnection c = new LDAPConnection("127.0.0.1", group.node(FORWARDING).port())) {
+            for (int i = 0; i < 3; i++) {
+                LDAPException e = expectThrows(LDAPException.class, () -> c.bind(user, "wrong"));
+                assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS);
+            }
+        }
+        // Durable on the master before the third failure was answered; the replica has it too.
+        assertNotNull(group.attribute(0, user, "pwdAccountLockedTime"), "the master has the lock");
+        assertNotNull(group.attribute(FORWARDING, user, "pwdAccountLockedTime"), "the replica has the lock");
+        for (int node = 0; node < 3; node++) {
+            int n = node;
+            ReplicaGroup.await(WAIT_MILLIS, () -> group.attribute(n, user, "pwdAccountLockedTime") != null);
+            try (LDAPConnection c = new LDAPConnection("127.0.0.1", group.node(node).port())) {
+                LDAPException e = expectThrows(LDAPException.class, () -> c.bind(user, TestServer.USER_PASSWORD));
+                assertEquals(e.getResultCode(), ResultCode.INVALID_CREDENTIALS, "locked on node n" + node);
+            }
+        }
+    }
+
+    @Test
+    public void aBindOnAReplicaRecordsTheLastLoginOnTheMaster() throws Exception {
+        String user = "uid=user.10," + TestServer.PEOPLE;
+        assertNull(group.attribute(0, user, "ds-pwp-last-login-time"));
+        String modifiedBy = group.attribute(0, user, "modifiersName");
+        try (LDAPConnection c = new LDAPConnection("127.0.0.1", group.node(FORWARDING).port())) {
+            c.bind(user, TestServer.USER_PASSWORD);
+        }
+        ReplicaGroup.await(WAIT_MILLIS, () -> group.attribute(0, user, "ds-pwp-last-login-time") != null);
+        assertEquals(group.attribute(0, user, "modifiersName"), modifiedBy,
+                "the server's own record: written with Relax Rules, which stamps nothing");
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -38,10 +39,13 @@ public final class ReplicaGroup implements AutoCloseable {
     /** The forwarding account's password, for every node. */
     private final Path forwardPassword;
     private final Map<Integer, String> replicaWrites;
+    private final UnaryOperator<ConfigText> edit;
 
-    private ReplicaGroup(List<String> jvm, Map<Integer, String> replicaWrites) throws IOException {
+    private ReplicaGroup(List<String> jvm, Map<Integer, String> replicaWrites, UnaryOperator<ConfigText> edit)
+            throws IOException {
         this.jvm = List.copyOf(jvm);
         this.replicaWrites = Map.copyOf(replicaWrites);
+        this.edit = edit;
         this.forwardPassword = Files.createTempFile("replica-group-forward", ".pin");
         Files.writeString(forwardPassword, TestServer.ROOT_PASSWORD + "\n");
     }
@@ -57,7 +61,14 @@ public final class ReplicaGroup implements AutoCloseable {
      */
     public static ReplicaGroup start(String name, int size, int users, List<String> jvm,
                                      Map<Integer, String> replicaWrites) throws Exception {
-        ReplicaGroup group = new ReplicaGroup(jvm, replicaWrites);
+        return start(name, size, users, jvm, replicaWrites, UnaryOperator.identity());
+    }
+
+    /** As {@link #start(String, int, int, List, Map)}, each node's configuration changed by {@code edit} too. */
+    public static ReplicaGroup start(String name, int size, int users, List<String> jvm,
+                                     Map<Integer, String> replicaWrites, UnaryOperator<ConfigText> edit)
+            throws Exception {
+        ReplicaGroup group = new ReplicaGroup(jvm, replicaWrites, edit);
         try {
             for (int i = 0; i < size; i++) {
                 group.addresses.add("127.0.0.1:" + freePort());
@@ -74,7 +85,7 @@ public final class ReplicaGroup implements AutoCloseable {
     }
 
     private ConfigText replicated(ConfigText text, String name, int node) {
-        return text.add(BACKEND, "ds-cfg-replication-group-name", name)
+        return edit.apply(text).add(BACKEND, "ds-cfg-replication-group-name", name)
                 .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
                 .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
                 .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0))

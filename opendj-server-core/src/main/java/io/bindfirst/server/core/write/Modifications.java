@@ -38,11 +38,14 @@ public final class Modifications {
     private final Schema schema;
     private final boolean permissive;
     private final String prefix;
+    /** Whether attributes the server maintains may be written (the Relax Rules control). */
+    private final boolean relaxed;
 
-    private Modifications(Entry entry, Schema schema, boolean permissive) {
+    private Modifications(Entry entry, Schema schema, boolean permissive, boolean relaxed) {
         this.entry = entry;
         this.schema = schema;
         this.permissive = permissive;
+        this.relaxed = relaxed;
         this.prefix = "Entry " + entry.getName() + " cannot be modified: ";
     }
 
@@ -66,11 +69,22 @@ public final class Modifications {
      */
     public static Entry apply(Entry current, List<Modification> mods, Schema schema, boolean permissive)
             throws WriteException {
+        return apply(current, mods, schema, permissive, false);
+    }
+
+    /**
+     * As {@link #apply(Entry, List, Schema, boolean)}; with {@code relaxed} (the Relax Rules control,
+     * draft-zeilenga-ldap-relax, as OpenLDAP implements it; the caller checks that a root user asked), attributes
+     * the server maintains (NO-USER-MODIFICATION) may be written too: how an administrator carries account state
+     * over from another server, and how a replica records a lockout or grace login on its master.
+     */
+    public static Entry apply(Entry current, List<Modification> mods, Schema schema, boolean permissive,
+                              boolean relaxed) throws WriteException {
         Objects.requireNonNull(current, "current");
         Objects.requireNonNull(mods, "mods");
         Objects.requireNonNull(schema, "schema");
         Entry copy = EntrySchema.copy(current, schema);
-        Modifications m = new Modifications(copy, schema, permissive);
+        Modifications m = new Modifications(copy, schema, permissive, relaxed);
         List<AVA> rdnValuesBefore = m.rdnValuesPresent();
         for (Modification mod : mods) {
             m.apply(mod);
@@ -87,7 +101,7 @@ public final class Modifications {
                     + modAttribute.getAttributeDescriptionAsString() + "' is not defined in the schema");
         }
         AttributeType type = description.getAttributeType();
-        if (type.isNoUserModification()) {
+        if (type.isNoUserModification() && !relaxed) {
             // RFC 4512 4.1.2: only the server changes these. OpenDJ and OpenLDAP both answer constraintViolation.
             throw fail(ResultCode.CONSTRAINT_VIOLATION, "attribute " + description
                     + " is maintained by the server and cannot be modified by clients (NO-USER-MODIFICATION)");
