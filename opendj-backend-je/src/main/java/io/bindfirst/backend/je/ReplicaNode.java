@@ -88,8 +88,13 @@ final class ReplicaNode {
     private volatile Replication.Status status;
     /** Called each time this node becomes the master, before JE's listener returns. */
     private final Runnable becameMaster;
-    /** This node's LDAP URL, as JE hands it to any node that asks ({@link #advertise}); empty until known. */
-    private volatile byte[] advertised = new byte[0];
+    /**
+     * This node's LDAP URL, as JE hands it to any node that asks ({@link #advertise}); {@code null} until known,
+     * never empty: JE answers an empty application state with an IllegalStateException in the thread that serves
+     * the group's questions, and a node joining then waits forever for the group's membership (found in the tests:
+     * the second node of a group whose first had advertised nothing yet never opened).
+     */
+    private volatile byte[] advertised;
     /** The master's LDAP URL once asked; dropped at each change of role. */
     private volatile MasterUrl masterUrl;
 
@@ -240,7 +245,7 @@ final class ReplicaNode {
 
     /** Sets the LDAP URL this node gives any node that asks (see {@link Replication#advertise}). */
     void advertise(String ldapUrl) {
-        advertised = ldapUrl.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        advertised = ldapUrl.isEmpty() ? null : ldapUrl.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

@@ -95,8 +95,14 @@ public class JeReplicationTest {
             assertEquals(s.master(), "n0");
             assertEquals(s.masterAddress(), addresses.get(0));
             assertEquals(s.group(), "test-group");
+            assertNull(nodes.get(i).masterLdapUrl(), "the master has advertised nothing yet");
         }
         JeBackend master = nodes.get(0);
+        master.advertise("ldap://127.0.0.1:1389");
+        for (int i = 1; i < 3; i++) {
+            assertEquals(nodes.get(i).masterLdapUrl(), "ldap://127.0.0.1:1389", "asked of the master through JE");
+        }
+        assertNull(master.masterLdapUrl(), "the master forwards to no one");
         TestSupport.addTree(master);
         master.addEntry(person(1, PEOPLE));
         for (int i = 1; i < 3; i++) {
