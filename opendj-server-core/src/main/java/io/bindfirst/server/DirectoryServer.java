@@ -176,6 +176,23 @@ public final class DirectoryServer implements AutoCloseable {
     }
 
     /**
+     * Has {@code action} run (once, on a thread of its own, with the reason) when a replicated backend's storage
+     * must be opened again: the server must then be closed and started again on the same configuration, which
+     * rebuilds every cache and the registry of connections from what the storage holds (the Launcher does so).
+     */
+    public void whenRestartRequired(java.util.function.Consumer<String> action) {
+        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        for (io.bindfirst.server.backend.Backend b : parts.userBackends) {
+            b.replication().whenRestartRequired(reason -> {
+                if (once.compareAndSet(false, true)) {
+                    Thread t = new Thread(() -> action.accept(reason), "storage-restart");
+                    t.start(); // not on the storage engine's thread, which the close waits for
+                }
+            });
+        }
+    }
+
+    /**
      * Stops listening (HTTP first, so health probes fail from the start of the shutdown), sends each connection
      * a notice of disconnection, finishes queued operations, closes the backends and the access log.
      */

@@ -34,7 +34,7 @@ public final class Launcher {
     }
 
     /** Writes {@link #PORTS_FILE}: {@code pid=}, {@code ldap=}, and {@code ldaps=} and {@code http=} when listening. */
-    private static void writePorts(Path file, InetSocketAddress ldap, InetSocketAddress ldaps,
+    static void writePorts(Path file, InetSocketAddress ldap, InetSocketAddress ldaps,
                                    InetSocketAddress http) {
         StringBuilder b = new StringBuilder("pid=" + ProcessHandle.current().pid() + "\nldap=" + ldap.getPort() + "\n");
         if (ldaps != null) {
@@ -116,9 +116,9 @@ public final class Launcher {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        DirectoryServer running = server;
         Path pidFile = root.resolve("logs/server.pid");
         Path portsFile = root.resolve(PORTS_FILE);
+        RunningServer running = new RunningServer(server, portsFile);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("The server is stopping");
             running.close();
@@ -205,7 +205,7 @@ public final class Launcher {
      * sun.misc.Signal, the one way to handle a signal in Java; where it is not available, the periodic check
      * ({@code ds-cfg-reload-check-interval}) still reloads changed files.
      */
-    private static void reloadTlsOnHangUp(DirectoryServer server) {
+    private static void reloadTlsOnHangUp(RunningServer server) {
         if (hangUpIgnored()) {
             // The JVM leaves a signal ignored at its start ignored, and accepts a handler for it without a word.
             System.err.println("Warning: this process was started with SIGHUP ignored (by nohup, or a parent that "
@@ -215,7 +215,7 @@ public final class Launcher {
             return;
         }
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> server.reloadTls());
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> server.current().reloadTls());
         } catch (IllegalArgumentException e) {
             System.err.println("Warning: SIGHUP cannot be handled here (" + e.getMessage() + "); bin/reload-tls "
                     + "will stop the server instead. Changed TLS files are still read within "

@@ -219,6 +219,11 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics,
     }
 
     @Override
+    public void whenRestartRequired(java.util.function.Consumer<String> action) {
+        storage.replicaNode().whenRestartRequired(action);
+    }
+
+    @Override
     public boolean awaitMaster(long timeoutMillis) {
         return storage.replicaNode().awaitMaster(timeoutMillis);
     }

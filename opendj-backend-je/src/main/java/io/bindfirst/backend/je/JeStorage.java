@@ -607,6 +607,12 @@ final class JeStorage implements AutoCloseable {
      * written through it, and only a new one (a restart) recovers what was committed.
      */
     private BackendException failed(RuntimeException e) {
+        if (replica != null
+                && env.getInvalidatingException() instanceof com.sleepycat.je.rep.RestartRequiredException) {
+            replica.restartIfRequired(); // the server opens everything again (ReplicaNode says why)
+            return new BackendException(ResultCode.UNAVAILABLE, "Backend " + backendId + " is opening its storage "
+                    + "again to follow its replication group: try again in a moment", e);
+        }
         if (failureLogged.compareAndSet(false, true)) {
             LOG.error("Backend {}: its storage in {} failed and refuses every operation; free disk space if the "
                     + "disk is full, then restart the server", backendId, env.getHome(), e);

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import com.sleepycat.je.Durability;
 import com.sleepycat.je.EnvironmentConfig;
+import com.sleepycat.je.EnvironmentFailureException;
 import com.sleepycat.je.rep.InsufficientAcksException;
 import com.sleepycat.je.rep.InsufficientLogException;
 import com.sleepycat.je.rep.InsufficientReplicasException;
@@ -21,6 +22,8 @@ import com.sleepycat.je.rep.NoConsistencyRequiredPolicy;
 import com.sleepycat.je.rep.NodeType;
 import com.sleepycat.je.rep.QuorumPolicy;
 import com.sleepycat.je.rep.RepInternal;
+import com.sleepycat.je.rep.RestartRequiredException;
+import com.sleepycat.je.rep.RollbackException;
 import com.sleepycat.je.rep.ReplicaWriteException;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationConfig;
@@ -79,6 +82,24 @@ final class ReplicaNode {
      * this is the case JE's own 5 s already leaves to the syncup that follows.
      */
     static final int ELECTION_FREEZE_MILLIS = 1_000;
+    /**
+     * How long a replica hears nothing from its master (and a master from a replica) before it takes the link as
+     * broken: a master that is cut off or hung, not dead (its connections stay open), is replaced this long after
+     * it went silent. JE's default is 30 s; a heartbeat goes every second, so 10 s is ten missed in a row, and longer
+     * than a full collection of this server's heaps takes.
+     */
+    static final int SILENCE_TIMEOUT_SECONDS = 10;
+    /**
+     * How long an election waits to connect to a node and for its answer (JE: 10 s each). A node across a cut
+     * link answers nothing, and with JE's defaults the majority side took 31 s from the cut to a new master (10 s
+     * of silence, then elections waiting on the cut-off node); an election message takes milliseconds on a LAN.
+     */
+    static final int ELECTION_WAIT_SECONDS = 2;
+    /**
+     * How often the master repeats the election's result to every node: how a master that was cut off learns, once
+     * the link heals, that another was elected (JE's default is a minute; a message per node each time).
+     */
+    static final int ELECTION_REBROADCAST_SECONDS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
 
@@ -95,6 +116,11 @@ final class ReplicaNode {
      * the second node of a group whose first had advertised nothing yet never opened).
      */
     private volatile byte[] advertised;
+    /** Who is told when JE says the storage must be reopened ({@link #whenRestartRequired}). */
+    private final java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<String>> onRestart =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    /** Why the storage must be reopened, once JE said so; {@code null} before. */
+    private volatile String restartReason;
     /** The master's LDAP URL once asked; dropped at each change of role. */
     private volatile MasterUrl masterUrl;
 
@@ -126,6 +152,13 @@ final class ReplicaNode {
         rep.setConfigParam(ReplicationConfig.ENV_UNKNOWN_STATE_TIMEOUT, UNKNOWN_STATE_SECONDS + " s");
         rep.setConfigParam(ReplicationConfig.REPLICA_ACK_TIMEOUT, ACK_TIMEOUT_SECONDS + " s");
         rep.setConfigParam(ReplicationConfig.INSUFFICIENT_REPLICAS_TIMEOUT, ACK_TIMEOUT_SECONDS + " s");
+        rep.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, SILENCE_TIMEOUT_SECONDS + " s");
+        rep.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, SILENCE_TIMEOUT_SECONDS + " s");
+        // Parameters JE accepts by name without a constant in ReplicationConfig.
+        rep.setConfigParam("je.rep.electionsOpenTimeout", ELECTION_WAIT_SECONDS + " s");
+        rep.setConfigParam("je.rep.electionsReadTimeout", ELECTION_WAIT_SECONDS + " s");
+        rep.setConfigParam(ReplicationConfig.ELECTIONS_REBROADCAST_PERIOD, ELECTION_REBROADCAST_SECONDS + " s");
+        applyEngineProperties(rep);
         envConfig.setDurability(durability());
         ReplicatedEnvironment opened;
         try {
@@ -148,6 +181,30 @@ final class ReplicaNode {
         opened.registerAppStateMonitor(() -> advertised);
         opened.setStateChangeListener(this::stateChanged);
         return opened;
+    }
+
+    /**
+     * The node's {@code ds-cfg-replication-je-property} values, after this class's own settings (so they can change
+     * them): the channel's ({@code je.rep.channel*}, {@code je.rep.ssl*}) in JE's network configuration, the others
+     * in its replication configuration. JE checks each name and value.
+     */
+    private void applyEngineProperties(ReplicationConfig rep) {
+        java.util.Properties channel = new java.util.Properties();
+        try {
+            for (java.util.Map.Entry<String, String> p : settings.engineProperties().entrySet()) {
+                if (p.getKey().startsWith("je.rep.channel") || p.getKey().startsWith("je.rep.ssl")) {
+                    channel.setProperty(p.getKey(), p.getValue());
+                } else {
+                    rep.setConfigParam(p.getKey(), p.getValue());
+                }
+            }
+            if (!channel.isEmpty()) {
+                rep.setRepNetConfig(com.sleepycat.je.rep.ReplicationNetworkConfig.create(channel));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Backend " + backendId + ": ds-cfg-replication-je-property: "
+                    + e.getMessage(), e);
+        }
     }
 
     /**
@@ -314,6 +371,7 @@ final class ReplicaNode {
         if (state.isDetached()) {
             LOG.info("Backend {}: node {} left replication group {}", backendId, settings.nodeName(),
                     settings.groupName());
+            restartIfRequired();
             return;
         }
         if (role != before) {
@@ -324,6 +382,44 @@ final class ReplicaNode {
         }
         if (role == Replication.Role.MASTER) {
             becameMaster.run();
+        }
+    }
+
+    /**
+     * Runs {@code action} (once) when JE invalidates the environment with a {@link RestartRequiredException}; at
+     * once if it did already.
+     */
+    void whenRestartRequired(java.util.function.Consumer<String> action) {
+        onRestart.set(action);
+        if (restartReason != null) {
+            fireRestart();
+        }
+    }
+
+    /**
+     * After JE detached the node: if it did so because the environment must be opened again (a rollback when a
+     * master that was cut off rejoins: JE's hard recovery, which only a new environment completes; a node too far
+     * behind), says so and tells the server, which opens everything again from what is now true.
+     */
+    synchronized void restartIfRequired() {
+        ReplicatedEnvironment e = env;
+        EnvironmentFailureException failure = e == null ? null : e.getInvalidatingException();
+        if (!(failure instanceof RestartRequiredException) || restartReason != null) {
+            return;
+        }
+        restartReason = failure instanceof RollbackException
+                ? "it must roll back transactions its replication group never confirmed (" + failure.getMessage()
+                        .lines().findFirst().orElse("") + ")"
+                : "its replication group's log moved on without it (" + failure.getClass().getSimpleName() + ")";
+        LOG.warn("Backend {}: node {} {}; the server opens its storage again and rebuilds its caches and "
+                + "connections from what the group holds now", backendId, settings.nodeName(), restartReason);
+        fireRestart();
+    }
+
+    private void fireRestart() {
+        java.util.function.Consumer<String> action = onRestart.getAndSet(null);
+        if (action != null) {
+            action.accept(restartReason);
         }
     }
 

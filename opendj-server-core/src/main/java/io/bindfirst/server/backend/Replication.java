@@ -61,6 +61,16 @@ public interface Replication {
     }
 
     /**
+     * Has {@code action} run, once, with the reason, when the storage engine says this node's storage must be
+     * closed and opened again (JE's {@code RestartRequiredException}: a rollback of transactions its group never
+     * confirmed, when a cut-off master rejoins; a node too far behind while it runs). Until then, the storage
+     * answers nothing. If that happened before this call, {@code action} runs at once.
+     */
+    default void whenRestartRequired(java.util.function.Consumer<String> action) {
+        // a storage of its own is never rolled back by others
+    }
+
+    /**
      * Waits, at most {@code timeoutMillis}, until this node has applied every change the master had committed when
      * asked: after a write this replica forwarded, so that the client reads it here next (read-your-writes).
      * Returns whether it got there.

@@ -3,6 +3,7 @@ package io.bindfirst.server.backend;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,9 +20,12 @@ import java.util.Objects;
  * @param ldapUrl how the other nodes reach this one over LDAP ({@code ldap://host:port}), or {@code null} for the
  *        host of {@code address} and the server's LDAP port
  * @param writes what this node does with a client's write while it is a replica
+ * @param engineProperties JE High Availability parameters ({@code je.rep.*}) set as given: tuning, and in the tests
+ *        the channel factory that routes the nodes' links through proxies the test can cut
  */
 public record ReplicationSettings(String groupName, String nodeName, String address, List<String> helpers,
-                                  NodeType nodeType, String ldapUrl, ReplicaWrites writes) {
+                                  NodeType nodeType, String ldapUrl, ReplicaWrites writes,
+                                  Map<String, String> engineProperties) {
 
     /** What a replica does with a client's write. */
     public enum WriteMode {
@@ -58,7 +62,7 @@ public record ReplicationSettings(String groupName, String nodeName, String addr
     /** A node with the defaults: its LDAP URL from its address and port, a replica's writes answered by referral. */
     public ReplicationSettings(String groupName, String nodeName, String address, List<String> helpers,
                                NodeType nodeType) {
-        this(groupName, nodeName, address, helpers, nodeType, null, ReplicaWrites.REFERRAL);
+        this(groupName, nodeName, address, helpers, nodeType, null, ReplicaWrites.REFERRAL, Map.of());
     }
 
     /** Whether a node votes. */
@@ -89,6 +93,7 @@ public record ReplicationSettings(String groupName, String nodeName, String addr
         Objects.requireNonNull(nodeType, "nodeType");
         Objects.requireNonNull(writes, "writes");
         helpers = List.copyOf(helpers);
+        engineProperties = Map.copyOf(engineProperties);
     }
 
     private static <E extends Enum<E>> E byName(E[] values, String name) {

@@ -3,6 +3,7 @@ package io.bindfirst.server.config;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import org.forgerock.opendj.ldap.ByteString;
@@ -26,6 +27,7 @@ final class ReplicationConfigReader {
     static final String WRITES = "ds-cfg-replication-replica-writes";
     static final String FORWARD_DN = "ds-cfg-replication-forward-bind-dn";
     static final String FORWARD_PASSWORD = "ds-cfg-replication-forward-bind-password-file";
+    static final String ENGINE_PROPERTY = "ds-cfg-replication-je-property";
     private static final java.util.regex.Pattern LDAP_URL_FORM = java.util.regex.Pattern.compile(
             "(?i)(ldaps?)://([^/]+)/?");
     /** JE's limit on group and node names. */
@@ -64,7 +66,22 @@ final class ReplicationConfigReader {
                     + "(votes, may become the master) or secondary (serves reads, never votes)");
         }
         return new ReplicationSettings(group, node, address, helpers, nodeType, ldapUrl(backend), writes(backend,
-                resolve));
+                resolve), engineProperties(backend));
+    }
+
+    /** Each {@code name=value} of {@link #ENGINE_PROPERTY}: a JE High Availability parameter, {@code je.rep.*}. */
+    private static Map<String, String> engineProperties(Entry backend) throws ConfigException {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (ByteString v : ConfigLoader.values(backend, ENGINE_PROPERTY)) {
+            String text = v.toString().trim();
+            int eq = text.indexOf('=');
+            if (eq < 1 || !text.startsWith("je.rep.")) {
+                throw new ConfigException(backend.getName() + ": " + ENGINE_PROPERTY + ": '" + text + "' is not "
+                        + "je.rep.<parameter>=<value> (a parameter of JE High Availability)");
+            }
+            out.put(text.substring(0, eq).trim(), text.substring(eq + 1).trim());
+        }
+        return out;
     }
 
     private static String ldapUrl(Entry backend) throws ConfigException {

@@ -9,6 +9,7 @@ import static org.testng.Assert.expectThrows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.forgerock.opendj.ldap.DN;
@@ -323,6 +324,23 @@ public class ConfigLoaderTest {
             ConfigException e = expectThrows(ConfigException.class, () -> loadEdited(lookup, b[0]));
             assertTrue(e.getMessage().contains("ds-cfg-backend-id=userRoot,cn=Backends,cn=config"), e.getMessage());
             assertTrue(e.getMessage().contains(b[1]), e.getMessage());
+        }
+    }
+
+    @Test
+    public void aReplicatedBackendTakesEngineParametersAsNameEqualsValue() throws Exception {
+        String lookup = "ds-cfg-lookup-cache-entries: 10000";
+        String replicated = lookup + "\nds-cfg-replication-group-name: logins\nds-cfg-replication-node-name: ds1"
+                + "\nds-cfg-replication-address: 10.0.0.1:8989\nds-cfg-replication-helper-address: 10.0.0.1:8989";
+        assertEquals(loadEdited(lookup, replicated + "\nds-cfg-replication-je-property: je.rep.replicaTimeout=20 s"
+                + "\nds-cfg-replication-je-property: je.rep.channelFactoryParams=1>2,3>4").backends().get(0)
+                .replication().engineProperties(), Map.of("je.rep.replicaTimeout", "20 s",
+                "je.rep.channelFactoryParams", "1>2,3>4"));
+        for (String bad : List.of("je.log.fileMax=10", "je.rep.replicaTimeout", "=1")) {
+            ConfigException e = expectThrows(ConfigException.class, () -> loadEdited(lookup, replicated
+                    + "\nds-cfg-replication-je-property: " + bad));
+            assertTrue(e.getMessage().contains("ds-cfg-replication-je-property: '" + bad + "' is not je.rep."),
+                    e.getMessage());
         }
     }
 

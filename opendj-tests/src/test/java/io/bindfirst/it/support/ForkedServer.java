@@ -188,6 +188,26 @@ public final class ForkedServer implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * Freezes the child (SIGSTOP): it neither answers nor sends, and its connections stay open, as a machine cut off
+     * from the network, or hung, looks to the others. {@link #resume} thaws it.
+     */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Thaws a child {@link #pause}d (SIGCONT). */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** The instance folder (its logs/ holds the access log and server.out, the child's whole output). */
     public Path instance() {
         return instance;

@@ -40,6 +40,8 @@ public final class ReplicaGroup implements AutoCloseable {
     private final Path forwardPassword;
     private final Map<Integer, String> replicaWrites;
     private final UnaryOperator<ConfigText> edit;
+    /** The proxies the nodes' links go through, or {@code null} when the links cannot be cut. */
+    private LinkProxies links;
 
     private ReplicaGroup(List<String> jvm, Map<Integer, String> replicaWrites, UnaryOperator<ConfigText> edit)
             throws IOException {
@@ -68,11 +70,24 @@ public final class ReplicaGroup implements AutoCloseable {
     public static ReplicaGroup start(String name, int size, int users, List<String> jvm,
                                      Map<Integer, String> replicaWrites, UnaryOperator<ConfigText> edit)
             throws Exception {
+        return start(name, size, users, jvm, replicaWrites, edit, false);
+    }
+
+    /**
+     * As {@link #start(String, int, int, List, Map, UnaryOperator)}; with {@code cuttable}, the nodes reach each
+     * other through {@link LinkProxies}, so that {@link #cut} can cut a node off.
+     */
+    public static ReplicaGroup start(String name, int size, int users, List<String> jvm,
+                                     Map<Integer, String> replicaWrites, UnaryOperator<ConfigText> edit,
+                                     boolean cuttable) throws Exception {
         ReplicaGroup group = new ReplicaGroup(jvm, replicaWrites, edit);
         try {
+            List<Integer> ports = new ArrayList<>();
             for (int i = 0; i < size; i++) {
-                group.addresses.add("127.0.0.1:" + freePort());
+                ports.add(freePort());
+                group.addresses.add("127.0.0.1:" + ports.get(i));
             }
+            group.links = cuttable ? new LinkProxies(ports) : null;
             for (int i = 0; i < size; i++) {
                 int node = i;
                 group.nodes.add(ForkedServer.start(users, jvm, text -> group.replicated(text, name, node)));
@@ -85,7 +100,14 @@ public final class ReplicaGroup implements AutoCloseable {
     }
 
     private ConfigText replicated(ConfigText text, String name, int node) {
-        return edit.apply(text).add(BACKEND, "ds-cfg-replication-group-name", name)
+        ConfigText edited = edit.apply(text);
+        if (links != null) {
+            edited = edited.add(BACKEND, "ds-cfg-replication-je-property",
+                    "je.rep.channelFactoryClass=" + RoutedChannelFactory.class.getName())
+                    .add(BACKEND, "ds-cfg-replication-je-property", "je.rep.channelFactoryParams="
+                            + links.routesFrom(node));
+        }
+        return edited.add(BACKEND, "ds-cfg-replication-group-name", name)
                 .add(BACKEND, "ds-cfg-replication-node-name", "n" + node)
                 .add(BACKEND, "ds-cfg-replication-address", addresses.get(node))
                 .add(BACKEND, "ds-cfg-replication-helper-address", addresses.get(0))
@@ -110,6 +132,26 @@ public final class ReplicaGroup implements AutoCloseable {
     /** Kills node {@code i} (SIGKILL), keeping its instance. */
     public void kill(int i) throws InterruptedException {
         nodes.get(i).kill();
+    }
+
+    /** Cuts node {@code i} off from the others (a group started cuttable): see {@link LinkProxies#cut}. */
+    public void cut(int i) {
+        links.cut(i);
+    }
+
+    /** Ends the cut of node {@code i}. */
+    public void heal(int i) {
+        links.heal(i);
+    }
+
+    /** Freezes node {@code i} (SIGSTOP): cut off from the others and from clients, its connections left open. */
+    public void pause(int i) throws IOException, InterruptedException {
+        nodes.get(i).pause();
+    }
+
+    /** Thaws node {@code i} after {@link #pause}. */
+    public void resume(int i) throws IOException, InterruptedException {
+        nodes.get(i).resume();
     }
 
     /** Starts node {@code i} again on its instance (after {@link #kill}). */
@@ -150,6 +192,9 @@ public final class ReplicaGroup implements AutoCloseable {
     public void close() {
         for (ForkedServer n : nodes) {
             n.close();
+        }
+        if (links != null) {
+            links.close();
         }
         try {
             Files.deleteIfExists(forwardPassword);
