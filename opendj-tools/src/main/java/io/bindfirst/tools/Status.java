@@ -295,8 +295,10 @@ public final class Status implements Callable<Integer> {
         String role = r.parseAttribute("ds-mon-replication-role").asString();
         String master = r.parseAttribute("ds-mon-replication-master").asString();
         String address = r.parseAttribute("ds-mon-replication-master-address").asString();
+        Long lag = r.parseAttribute("ds-mon-replication-lag-ms").asLong();
         out.println("Replication: " + role + (role.equals("master") || master == null ? ""
                 : " of " + master + (address == null ? "" : " (" + address + ")"))
+                + (role.equals("replica") && lag != null ? ", " + lag + " ms behind" : "")
                 + (role.equals("unknown") ? " (no master in reach: reads go on, writes are refused)" : ""));
     }
 

@@ -219,6 +219,11 @@ final class JeBackend implements Backend, BackendMaintenance, BackendStatistics,
     }
 
     @Override
+    public long lagMillis() {
+        return storage.replicaNode().lagMillis();
+    }
+
+    @Override
     public void whenRestartRequired(java.util.function.Consumer<String> action) {
         storage.replicaNode().whenRestartRequired(action);
     }

@@ -453,6 +453,24 @@ final class ReplicaNode {
         return s;
     }
 
+    /** See {@link Replication#lagMillis}: JE's replay commit lag on a replica. */
+    long lagMillis() {
+        Replication.Status s = status;
+        if (s.role() == Replication.Role.MASTER) {
+            return 0;
+        }
+        ReplicatedEnvironment e = env;
+        if (s.role() != Replication.Role.REPLICA || e == null) {
+            return -1;
+        }
+        try {
+            return Math.max(0, e.getRepStats(new com.sleepycat.je.StatsConfig().setFast(true))
+                    .getReplayLatestCommitLagMs());
+        } catch (RuntimeException ex) {
+            return -1; // the environment is closing or failed: no master to be behind
+        }
+    }
+
     /** Whether this node takes writes now. */
     boolean isMaster() {
         return status.role() == Replication.Role.MASTER;

@@ -45,6 +45,15 @@ public interface Replication {
     Status status();
 
     /**
+     * How far this node is behind its master, in milliseconds: 0 on the master; on a replica, how long after its
+     * master committed the last change this node applied, applied it (the storage engine's measure); -1 when
+     * there is no master to be behind.
+     */
+    default long lagMillis() {
+        return -1;
+    }
+
+    /**
      * Tells the other nodes of the group how to reach this one over LDAP ({@code ldap://host:port}): a replica that
      * forwards a write, or answers a referral, names the master's. Called once the server's listeners are open.
      */

@@ -84,7 +84,12 @@ public final class HttpMetricsListener implements AutoCloseable {
             http.createContext("/metrics", exactly("/metrics", metrics));
             http.createContext("/alive", exactly("/alive", exchange -> answer(exchange, 200, "alive")));
             http.createContext("/healthy", exactly("/healthy", exchange -> {
-                String problem = health.problem();
+                HealthQuery q = HealthQuery.parse(exchange.getRequestURI().getRawQuery());
+                if (q.error() != null) {
+                    answer(exchange, 400, q.error());
+                    return;
+                }
+                String problem = health.problem(q.role(), q.maxLagMillis());
                 answer(exchange, problem == null ? 200 : 503, problem == null ? "healthy" : "unhealthy: " + problem);
             }));
             http.start();

@@ -95,6 +95,19 @@ public final class ServerMetrics {
                         }
                     }
                 }).register(r);
+        GaugeWithCallback.builder().name("ldap_replication_lag_seconds")
+                .help("How far this node is behind its replication group's master (0 on the master); absent while "
+                        + "the node has no master")
+                .labelNames("group", "node")
+                .callback(cb -> {
+                    for (Replication rep : replicated) {
+                        long lag = rep.lagMillis();
+                        if (lag >= 0) {
+                            Replication.Status st = rep.status();
+                            cb.call(lag / 1000.0, st.group(), st.node());
+                        }
+                    }
+                }).register(r);
     }
 
     private static void operations(PrometheusRegistry r, MonitorSubtree.Sources s) {

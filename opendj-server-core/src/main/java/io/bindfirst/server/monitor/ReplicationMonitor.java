@@ -11,7 +11,8 @@ import io.bindfirst.server.backend.Replication;
 
 /**
  * {@code cn=Replication,cn=monitor}: where this node stands in its replication group (the group, this node's name,
- * its role as the storage engine last reported it, the master's name and replication address when known). Present
+ * its role as the storage engine last reported it, the master's name and replication address when known, and how
+ * far behind the master it is, when there is one). Present
  * only when a user backend is replicated; with more than one, each has {@code cn=Replication <group>,cn=monitor}.
  */
 final class ReplicationMonitor implements MonitorEntry {
@@ -55,6 +56,10 @@ final class ReplicationMonitor implements MonitorEntry {
         }
         if (s.masterAddress() != null) {
             out.add("ds-mon-replication-master-address", s.masterAddress());
+        }
+        long lag = replication.lagMillis();
+        if (lag >= 0) {
+            out.add("ds-mon-replication-lag-ms", lag);
         }
     }
 }

@@ -66,12 +66,31 @@ public class ReplicaGroupTest {
                 assertEquals(e.getAttributeValue("ds-mon-replication-role"), i == 0 ? "master" : "replica");
                 assertEquals(e.getAttributeValue("ds-mon-replication-master"), "n0");
                 assertEquals(e.getAttributeValue("ds-mon-replication-master-address"), group.address(0));
+                long lag = e.getAttributeValueAsLong("ds-mon-replication-lag-ms");
+                assertTrue(i == 0 ? lag == 0 : lag >= 0, "node n" + i + " lag " + lag);
             }
-            String metrics = metrics(i);
+            String metrics = http(i, "/metrics").body();
             String role = i == 0 ? "master" : "replica";
             assertTrue(metrics.contains("ldap_replication_role{group=\"it-group\",node=\"n" + i + "\",role=\""
                     + role + "\"} 1.0"), metrics);
+            assertTrue(metrics.contains("ldap_replication_lag_seconds{group=\"it-group\",node=\"n" + i + "\"}"),
+                    metrics);
         }
+    }
+
+    @Test
+    public void aLoadBalancerAsksForTheMasterOrAReplicaWithinALag() throws Exception {
+        assertEquals(http(0, "/healthy?role=master").statusCode(), 200);
+        assertEquals(http(1, "/healthy?role=master").statusCode(), 503);
+        assertTrue(http(1, "/healthy?role=master").body().contains("not the master of replication group it-group"));
+        assertEquals(http(0, "/healthy?role=replica").statusCode(), 503);
+        assertEquals(http(1, "/healthy?role=replica").statusCode(), 200);
+        assertEquals(http(2, "/healthy?role=replica&max-lag-ms=600000").statusCode(), 200);
+        assertEquals(http(2, "/healthy").statusCode(), 200, "any node that answers");
+        java.net.http.HttpResponse<String> wrong = http(0, "/healthy?role=leader");
+        assertEquals(wrong.statusCode(), 400);
+        assertTrue(wrong.body().contains("role 'leader' is not master or replica"), wrong.body());
+        assertEquals(http(0, "/healthy?role=master&max-lag-ms=5").statusCode(), 400);
     }
 
     @Test
@@ -79,7 +98,8 @@ public class ReplicaGroupTest {
         String said = status(1);
         assertTrue(said.contains("replicated: node n1 of group it-group, replication address " + group.address(1)),
                 said);
-        assertTrue(said.contains("Replication: replica of n0 (" + group.address(0) + ")"), said);
+        assertTrue(said.matches("(?s).*Replication: replica of n0 \\(" + java.util.regex.Pattern.quote(group.address(0))
+                + "\\), \\d+ ms behind.*"), said);
         assertTrue(status(0).contains("Replication: master"), status(0));
     }
 
@@ -95,15 +115,15 @@ public class ReplicaGroupTest {
         return r.said();
     }
 
-    /** The node's /metrics, over HTTP on the port it chose. */
-    private String metrics(int node) throws Exception {
+    /** A GET of {@code path} on the node's HTTP listener, on the port it chose. */
+    private java.net.http.HttpResponse<String> http(int node, String path) throws Exception {
         String ports = java.nio.file.Files.readString(group.node(node).instance().resolve("logs/server.ports"));
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("http=(\\d+)").matcher(ports);
         assertTrue(m.find(), ports);
         java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + m.group(1) + "/metrics"))
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + m.group(1) + path))
                         .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        return r.body();
+        return r;
     }
 
     @Test
@@ -149,6 +169,7 @@ public class ReplicaGroupTest {
 
     /** Runs last: it kills the master. */
     @Test(dependsOnMethods = {"eachNodeSaysWhereItStandsInTheMonitor", "statusShowsTheNodesRole",
+        "aLoadBalancerAsksForTheMasterOrAReplicaWithinALag",
         "aWriteOnTheMasterReachesTheReplicasAndTheyRefuseWrites",
         "aUserDeletedOnTheMasterLosesItsConnectionsOnTheReplicas"})
     public void aKilledMasterIsReplacedAndRejoinsAsAReplica() throws Exception {
