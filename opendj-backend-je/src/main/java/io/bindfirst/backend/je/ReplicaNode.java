@@ -33,6 +33,7 @@ import com.sleepycat.je.rep.StateChangeException;
 import com.sleepycat.je.rep.TimeConsistencyPolicy;
 import com.sleepycat.je.rep.UnknownMasterException;
 import com.sleepycat.je.rep.impl.node.CommitFreezeLatch;
+import com.sleepycat.je.rep.util.DbEnableReplication;
 import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
 import com.sleepycat.je.rep.utilint.ServiceDispatcher.ServiceConnectFailedException;
 
@@ -162,7 +163,7 @@ final class ReplicaNode {
         envConfig.setDurability(durability());
         ReplicatedEnvironment opened;
         try {
-            opened = openOnce(home, rep, envConfig);
+            opened = openConverting(home, rep, envConfig);
         } catch (InsufficientLogException e) {
             // An empty node joining a group whose early log is gone, or a node stopped for longer than the others
             // keep their log for it: JE's network restore copies a current node's files, then the node opens.
@@ -347,6 +348,29 @@ final class ReplicaNode {
      */
     String transferMaster(Set<String> candidates, int seconds) {
         return env.transferMaster(candidates, seconds, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Opens the environment; one made without replication (by bin/setup or bin/import-ldif, or a server that ran
+     * standalone) is first converted with JE's {@code DbEnableReplication}, if this node founds the group (it is
+     * its own helper): its data become the group's. A node that joins a group must join empty.
+     */
+    private ReplicatedEnvironment openConverting(File home, ReplicationConfig rep, EnvironmentConfig envConfig) {
+        try {
+            return openOnce(home, rep, envConfig);
+        } catch (UnsupportedOperationException e) {
+            if (!settings.helpers().contains(settings.address())) {
+                throw new IllegalStateException("Backend " + backendId + " holds a database made without "
+                        + "replication, and node " + settings.nodeName() + " joins an existing group: a joining node "
+                        + "starts empty (remove " + home + ", and it copies the group's data), and only the first "
+                        + "node of a new group (its own ds-cfg-replication-helper-address) starts from such a "
+                        + "database", e);
+            }
+            LOG.info("Backend {}: its database was made without replication; node {} makes it the first of "
+                    + "replication group {}", backendId, settings.nodeName(), settings.groupName());
+            new DbEnableReplication(home, settings.groupName(), settings.nodeName(), settings.address()).convert();
+            return openOnce(home, rep, envConfig);
+        }
     }
 
     /**

@@ -280,6 +280,30 @@ public class JeReplicationTest {
         assertEquals(nodes.get(3).getEntry(dn(USER)), master.getEntry(dn(USER)));
     }
 
+    @Test
+    public void aDatabaseMadeStandaloneBecomesTheFirstNodeOfANewGroup() throws Exception {
+        Path home = Files.createTempDirectory("je-standalone-");
+        try {
+            try (JeBackend alone = JeBackend.open(TestSupport.config(home, SERVER_INDEXES), SCHEMA)) {
+                TestSupport.addTree(alone);
+                alone.addEntry(person(1, PEOPLE)); // as bin/import-ldif or bin/setup leave a database
+            }
+            String address = "127.0.0.1:" + freePort();
+            BackendConfig c = TestSupport.config(home, SERVER_INDEXES);
+            BackendConfig replicated = new BackendConfig(c.id(), c.type(), c.baseDNs(), c.directory(),
+                    c.equalityIndexes(), c.cacheBytes(), c.bindCacheEntries(), c.otherIndexes(), c.freeDiskBytes(),
+                    c.lookupCacheEntries(), new ReplicationSettings("new-group", "first", address, List.of(address),
+                    ReplicationSettings.NodeType.ELECTABLE));
+            try (JeBackend first = JeBackend.open(replicated, SCHEMA)) {
+                assertEquals(first.status().role(), Replication.Role.MASTER);
+                assertTrue(first.entryExists(dn(USER)), "the data made before it was replicated");
+                first.addEntry(person(2, PEOPLE));
+            }
+        } finally {
+            TestSupport.delete(home);
+        }
+    }
+
     private void open(int i) throws BackendException {
         ReplicationSettings rep = new ReplicationSettings("test-group", "n" + i, addresses.get(i),
                 List.of(addresses.get(0)), ReplicationSettings.NodeType.ELECTABLE);
