@@ -136,6 +136,25 @@ public final class Setup implements Callable<Integer> {
             description = "The certificate's private key, unencrypted PEM, copied to config/tls/server-key.pem.")
     Path keyFile;
 
+    @Option(names = "--replicationGroup", paramLabel = "NAME",
+            description = "Make the user backend a node of this replication group (docs/REPLICATION.md); the "
+                    + "same name on every node.")
+    String replicationGroup;
+
+    @Option(names = "--replicationNode", paramLabel = "NAME",
+            description = "This node's name in the group, unique and kept for its life (with --replicationGroup).")
+    String replicationNode;
+
+    @Option(names = "--replicationAddress", paramLabel = "HOST:PORT",
+            description = "Where this node listens for the others (with --replicationGroup).")
+    String replicationAddress;
+
+    @Option(names = "--replicationHelper", paramLabel = "HOST:PORT",
+            description = "A node already in the group, to join it through (repeat for several). Without one, this "
+                    + "node founds the group and its database (the base entry, the sample users) becomes the "
+                    + "group's; with one, it starts empty and copies the group's data at its first start.")
+    List<String> replicationHelpers = new java.util.ArrayList<>();
+
     @Option(names = "--instanceRoot", paramLabel = "DIR", defaultValue = ".",
             description = "The instance (bin/setup gives the folder bin/ is in; default: the current folder).")
     Path instanceRoot;
@@ -171,6 +190,7 @@ public final class Setup implements Callable<Integer> {
         if ((certFile == null) != (keyFile == null)) {
             throw usage("--certFile and --keyFile go together (or neither: the first start creates a local CA)");
         }
+        checkReplication();
 
         Path root = instanceRoot.toAbsolutePath().normalize();
         Path configFile = root.resolve("config/config.ldif");
@@ -192,12 +212,21 @@ public final class Setup implements Callable<Integer> {
         }
         ConfigText text = edited(new ConfigText(shipped), base, rootDn,
                 schemes.encode(ByteString.valueOfUtf8(password)).toString());
+        if (replicationGroup != null) {
+            replicated(text, rootDn);
+        }
 
         Path written = configFile.resolveSibling("config.ldif.setup");
         write(written, text.lines());
         BackendConfig backend;
         try {
-            backend = loadData(written, root, base, schemes, current);
+            backend = joining() ? backendOf(current) : loadData(written, root, base, schemes, current);
+            if (replicationGroup != null) {
+                // The forwarding account is the root user: a replica sends clients' writes to the master as it.
+                Path pin = root.resolve("config/replication-forward.pin");
+                Files.writeString(pin, password + "\n");
+                restrict(pin);
+            }
             if (certFile != null) {
                 Path tls = Files.createDirectories(root.resolve("config/tls"));
                 Files.copy(certFile, tls.resolve("server.pem"), StandardCopyOption.REPLACE_EXISTING);
@@ -216,12 +245,19 @@ public final class Setup implements Callable<Integer> {
         }
         out.println("The instance in " + root + " is set up:");
         out.println("  base DN " + base + " in backend " + backend.id() + " (" + backend.directory() + "), "
-                + (sampleData == 0 ? "the base entry only" : "the base entry, ou=People and " + sampleData
-                        + " users uid=user.N with the password \"" + SampleData.PASSWORD + "\""));
+                + (joining() ? "empty until the node joins its group" : sampleData == 0 ? "the base entry only"
+                        : "the base entry, ou=People and " + sampleData + " users uid=user.N with the password \""
+                        + SampleData.PASSWORD + "\""));
         out.println("  root user " + rootDn + " (its password stored hashed in config/config.ldif)");
         out.println("  LDAP on " + listenAddress + ":" + ldapPort
                 + (ldapsPort == 0 ? ", no LDAPS" : ", LDAPS on " + listenAddress + ":" + ldapsPort)
                 + (httpPort == 0 ? ", no HTTP metrics" : ", HTTP metrics on " + listenAddress + ":" + httpPort));
+        if (replicationGroup != null) {
+            out.println("  replication: node " + replicationNode + " of group " + replicationGroup + " on "
+                    + replicationAddress + (joining() ? "; it joins through " + String.join(", ", replicationHelpers)
+                    + " and copies the group's data at its first start (its database is empty)"
+                    : "; it founds the group, whose data are this database"));
+        }
         out.println("  TLS: " + (certFile != null ? "the given certificate (config/tls/server.pem)"
                 : "a local CA made at the first start (config/tls/ca.pem is what clients trust)"));
         out.println("Start it with bin/start-ds; then bin/status -D \"" + rootDn + "\" -j <password file>.");
@@ -265,6 +301,69 @@ public final class Setup implements Callable<Integer> {
         return text.header("# Set up on " + Instant.now().truncatedTo(ChronoUnit.SECONDS)
                         + "; the shipped file is in git.")
                 .header(MARKER);
+    }
+
+    /** Whether this node joins a group that exists (a helper other than itself): it starts with no database. */
+    private boolean joining() {
+        return replicationGroup != null && !replicationHelpers.isEmpty()
+                && !replicationHelpers.contains(replicationAddress);
+    }
+
+    private void checkReplication() {
+        if (replicationGroup == null) {
+            if (replicationNode != null || replicationAddress != null || !replicationHelpers.isEmpty()) {
+                throw usage("--replicationNode, --replicationAddress and --replicationHelper go with "
+                        + "--replicationGroup");
+            }
+            return;
+        }
+        if (replicationNode == null || replicationAddress == null) {
+            throw usage("--replicationGroup needs --replicationNode and --replicationAddress (HOST:PORT)");
+        }
+        if (sampleData > 0 && !replicationHelpers.isEmpty() && !replicationHelpers.contains(replicationAddress)) {
+            throw usage("--sampleData: a node that joins a group copies the group's data; give it to the node that "
+                    + "founds the group (no --replicationHelper)");
+        }
+        for (String[] name : new String[][] {{"--replicationGroup", replicationGroup},
+            {"--replicationNode", replicationNode}}) {
+            if (!name[1].matches("[A-Za-z0-9_.-]{1,64}")) {
+                throw usage(name[0] + ": '" + name[1] + "' is not a name: use up to 64 letters, digits, '.', '_' "
+                        + "or '-'");
+            }
+        }
+        List<String> addresses = new java.util.ArrayList<>(replicationHelpers);
+        addresses.add(replicationAddress);
+        for (String a : addresses) {
+            if (!a.matches("[^:\\s]+:\\d{1,5}") && !a.matches("\\[[0-9A-Fa-f:.]+\\]:\\d{1,5}")
+                    || Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)) > 65535) {
+                throw usage("'" + a + "' is not HOST:PORT (for example 10.0.0.1:8989)");
+            }
+        }
+    }
+
+    /** The replication settings on the user backend's entry (docs/REPLICATION.md says what each does). */
+    private void replicated(ConfigText text, DN rootDn) throws ToolException {
+        String backend = "ds-cfg-backend-id=" + BACKEND + ",cn=Backends,cn=config";
+        List<String> helpers = replicationHelpers.isEmpty() ? List.of(replicationAddress) : replicationHelpers;
+        text.set(backend, "ds-cfg-replication-group-name", replicationGroup)
+                .set(backend, "ds-cfg-replication-node-name", replicationNode)
+                .set(backend, "ds-cfg-replication-address", replicationAddress)
+                .set(backend, "ds-cfg-replication-helper-address", helpers.toArray(new String[0]))
+                .set(backend, "ds-cfg-replication-forward-bind-dn", rootDn.toString())
+                .set(backend, "ds-cfg-replication-forward-bind-password-file", "config/replication-forward.pin");
+    }
+
+    private static BackendConfig backendOf(ServerConfig current) {
+        return current.backends().stream().filter(b -> b.id().equals(BACKEND)).findFirst().orElseThrow();
+    }
+
+    /** Readable by the server's user only, where the file system says who owns what. */
+    private static void restrict(Path file) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its own rules apply
+        }
     }
 
     /** Creates the backend's database with the base entry (and the sample users), as the server would open it. */

@@ -6,6 +6,7 @@ import static org.testng.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.testng.annotations.Test;
 
@@ -46,6 +47,40 @@ public class SetupTest {
     }
 
     @Test
+    public void aReplicatedNodeFoundsAGroupWithItsDatabaseOrJoinsOneEmpty() throws Exception {
+        try (Instance first = Instance.create(); Instance second = Instance.create()) {
+            ToolRun founded = ToolRun.run(new Setup(), first.args("-w", "Good-password-1", "-d", "5",
+                    "--replicationGroup", "logins", "--replicationNode", "ds1", "--replicationAddress",
+                    "127.0.0.1:18989"));
+            assertEquals(founded.exitCode(), Tools.OK, founded.said());
+            assertTrue(founded.out().contains("node ds1 of group logins on 127.0.0.1:18989; it founds the group"),
+                    founded.said());
+            String config = Files.readString(first.file("config/config.ldif"));
+            for (String line : List.of("ds-cfg-replication-group-name: logins", "ds-cfg-replication-node-name: ds1",
+                    "ds-cfg-replication-address: 127.0.0.1:18989",
+                    "ds-cfg-replication-helper-address: 127.0.0.1:18989",
+                    "ds-cfg-replication-forward-bind-dn: cn=Directory Manager",
+                    "ds-cfg-replication-forward-bind-password-file: config/replication-forward.pin")) {
+                assertTrue(config.contains(line + "\n"), line);
+            }
+            Path pin = first.file("config/replication-forward.pin");
+            assertEquals(Files.readAllLines(pin), List.of("Good-password-1"));
+            assertEquals(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(pin)),
+                    "rw-------");
+            assertTrue(Files.exists(first.file("db/userRoot")), "the founding node's database holds the data");
+
+            ToolRun joined = ToolRun.run(new Setup(), second.args("-w", "Good-password-1", "--replicationGroup",
+                    "logins", "--replicationNode", "ds2", "--replicationAddress", "127.0.0.1:28989",
+                    "--replicationHelper", "127.0.0.1:18989"));
+            assertEquals(joined.exitCode(), Tools.OK, joined.said());
+            assertTrue(joined.out().contains("it joins through 127.0.0.1:18989"), joined.said());
+            assertTrue(Files.readString(second.file("config/config.ldif"))
+                    .contains("ds-cfg-replication-helper-address: 127.0.0.1:18989\n"));
+            assertFalse(Files.exists(second.file("db/userRoot/00000000.jdb")), "a joining node starts empty");
+        }
+    }
+
+    @Test
     public void badOptionsAreUsageErrors() throws Exception {
         try (Instance instance = Instance.create()) {
             String[][] bad = {
@@ -58,6 +93,14 @@ public class SetupTest {
                 {"-w", "Good-password-1", "--certFile", "x.pem"},   // without --keyFile
                 {"-w", "password", "--demo", "--listenAddress", "0.0.0.0"},
                 {"-w", "Good-password-1", "--noSuchOption"},
+                {"-w", "Good-password-1", "--replicationNode", "ds1"},                  // without a group
+                {"-w", "Good-password-1", "--replicationGroup", "g", "--replicationNode", "ds1"},  // no address
+                {"-w", "Good-password-1", "--replicationGroup", "g g", "--replicationNode", "ds1",
+                    "--replicationAddress", "h:1"},
+                {"-w", "Good-password-1", "--replicationGroup", "g", "--replicationNode", "ds1",
+                    "--replicationAddress", "8989"},
+                {"-w", "Good-password-1", "-d", "5", "--replicationGroup", "g", "--replicationNode", "ds2",
+                    "--replicationAddress", "h:2", "--replicationHelper", "h:1"},       // sample data on a joiner
             };
             for (String[] args : bad) {
                 ToolRun run = ToolRun.run(new Setup(), instance.args(args));
