@@ -281,6 +281,30 @@ public class JeReplicationTest {
     }
 
     @Test
+    public void aSecondaryNodeReplaysAndServesButIsNoPartOfAMajority() throws Exception {
+        homes.add(Files.createTempDirectory("je-rep-secondary-"));
+        addresses.add("127.0.0.1:" + freePort());
+        replayed.add(new LinkedBlockingQueue<>());
+        nodes.add(null);
+        open(3, ReplicationSettings.NodeType.SECONDARY);
+        JeBackend secondary = nodes.get(3);
+        assertEquals(secondary.status().role(), Replication.Role.REPLICA);
+        JeBackend master = nodes.get(0);
+        TestSupport.addTree(master);
+        master.addEntry(person(1, PEOPLE));
+        await(() -> exists(secondary, USER));
+        assertEquals(secondary.getEntry(dn(USER)), master.getEntry(dn(USER)));
+        // The master and the secondary, without the other electable nodes, are no majority: the write is refused.
+        for (int i = 2; i >= 1; i--) {
+            nodes.get(i).close();
+            nodes.set(i, null);
+        }
+        BackendException e = expectThrows(BackendException.class, () -> master.addEntry(person(2, PEOPLE)));
+        assertEquals(e.resultCode(), ResultCode.UNAVAILABLE, e.getMessage());
+        assertTrue(secondary.entryExists(dn(USER)), "the secondary still serves reads");
+    }
+
+    @Test
     public void aDatabaseMadeStandaloneBecomesTheFirstNodeOfANewGroup() throws Exception {
         Path home = Files.createTempDirectory("je-standalone-");
         try {
@@ -305,8 +329,12 @@ public class JeReplicationTest {
     }
 
     private void open(int i) throws BackendException {
+        open(i, ReplicationSettings.NodeType.ELECTABLE);
+    }
+
+    private void open(int i, ReplicationSettings.NodeType type) throws BackendException {
         ReplicationSettings rep = new ReplicationSettings("test-group", "n" + i, addresses.get(i),
-                List.of(addresses.get(0)), ReplicationSettings.NodeType.ELECTABLE);
+                List.of(addresses.get(0)), type);
         BackendConfig c = TestSupport.config(homes.get(i), SERVER_INDEXES);
         BackendConfig replicated = new BackendConfig(c.id(), c.type(), c.baseDNs(), c.directory(),
                 c.equalityIndexes(), c.cacheBytes(), c.bindCacheEntries(), c.otherIndexes(), c.freeDiskBytes(),

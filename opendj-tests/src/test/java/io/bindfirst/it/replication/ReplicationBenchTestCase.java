@@ -24,6 +24,7 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 
+import io.bindfirst.it.support.ForkedServer;
 import io.bindfirst.it.support.ReplicaGroup;
 import io.bindfirst.it.support.TestServer;
 
@@ -47,6 +48,7 @@ public class ReplicationBenchTestCase {
     /** Background modifies per second on the master while deletes are timed. */
     private static final int LOAD_PER_SECOND = FULL ? 1_000 : 100;
     private static final int LOAD_WRITERS = FULL ? 16 : 2;
+    private static final int WRITE_SECONDS = FULL ? 15 : 2;
     private static final long WAIT_MILLIS = 60_000;
 
     private final List<String> results = new ArrayList<>();
@@ -130,7 +132,56 @@ public class ReplicationBenchTestCase {
                 + "master answered)");
     }
 
+    /**
+     * Modifies per second with {@link #LOAD_WRITERS} writers as fast as they go, on the group's master (each write
+     * fsynced there and acknowledged by a replica) and on a server of its own (fsynced), one after the other.
+     */
     @Test(dependsOnMethods = "aDeletedUsersConnectionOnAReplicaCloses")
+    public void writesPerSecondWithAMajorityAndAlone() throws Exception {
+        int master = masterNode();
+        double replicated = writesPerSecond(group.node(master).port());
+        double alone;
+        try (ForkedServer single = ForkedServer.start(USERS, JVM)) {
+            alone = writesPerSecond(single.port());
+        }
+        report("writes: modifies/s with " + LOAD_WRITERS + " writers for " + WRITE_SECONDS + " s: replicated "
+                + "(master fsync + a replica's acknowledgement) " + Math.round(replicated) + ", a server of its "
+                + "own (fsync) " + Math.round(alone) + ", ratio " + String.format(java.util.Locale.ROOT, "%.2f",
+                replicated / alone));
+    }
+
+    private double writesPerSecond(int port) throws Exception {
+        AtomicLong done = new AtomicLong();
+        AtomicBoolean going = new AtomicBoolean(true);
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < LOAD_WRITERS; w++) {
+            String dn = "uid=user." + (USERS / 2 + w) + "," + TestServer.PEOPLE;
+            Thread t = new Thread(() -> {
+                try (LDAPConnection c = new LDAPConnection("127.0.0.1", port, TestServer.ROOT_DN,
+                        TestServer.ROOT_PASSWORD)) {
+                    while (going.get()) {
+                        c.modify(dn, new Modification(ModificationType.REPLACE, "description", "w" + done.get()));
+                        done.incrementAndGet();
+                    }
+                } catch (LDAPException e) {
+                    throw new IllegalStateException("a writer failed", e);
+                }
+            }, "replication-bench-writer-" + w);
+            t.start();
+            writers.add(t);
+        }
+        long start = System.nanoTime();
+        TimeUnit.SECONDS.sleep(WRITE_SECONDS);
+        long counted = done.get();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        going.set(false);
+        for (Thread t : writers) {
+            t.join();
+        }
+        return counted / seconds;
+    }
+
+    @Test(dependsOnMethods = "writesPerSecondWithAMajorityAndAlone")
     public void aKilledMasterIsReplacedWithinSeconds() throws Exception {
         List<Long> took = new ArrayList<>();
         for (int round = 0; round < KILLS; round++) {
