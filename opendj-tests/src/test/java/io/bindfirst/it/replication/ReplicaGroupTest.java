@@ -177,8 +177,22 @@ public class ReplicaGroupTest {
         try (LDAPConnection master = root(0)) {
             master.modify(user, new Modification(ModificationType.REPLACE, "description", "acknowledged"));
         }
+        // Writers adding entries on the master as fast as they go, killed in the middle: every add that was
+        // answered success must be on every node afterwards.
+        List<String> acknowledged = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Thread> writers = new java.util.ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            int writer = w;
+            Thread t = new Thread(() -> addUntilRefused(writer, acknowledged), "kill-load-" + w);
+            t.start();
+            writers.add(t);
+        }
+        await(() -> acknowledged.size() >= 20);
         group.kill(0);
         long killed = System.nanoTime();
+        for (Thread t : writers) {
+            t.join(WAIT_MILLIS);
+        }
         int[] newMaster = {-1};
         String[] lastRefusal = {null, null, null};
         try {
@@ -210,12 +224,36 @@ public class ReplicaGroupTest {
         group.restart(0);
         await(() -> "after the failover".equals(attribute(0, user, "title")));
         assertEquals(description(0, user), "acknowledged");
+        List<String> acked = List.copyOf(acknowledged);
+        for (int i = 0; i < 3; i++) {
+            for (String dn : acked) {
+                assertEquals(attribute(i, dn, "cn"), dn.substring(3, dn.indexOf(',')),
+                        "node n" + i + " lost " + dn + ", acknowledged before the master was killed");
+            }
+        }
+        System.out.println("REPLICATION kill under load: " + acked.size() + " adds acknowledged by the killed "
+                + "master, all on every node");
         try (LDAPConnection rejoined = root(0)) {
             LDAPException e = expectThrows(LDAPException.class, () -> rejoined.modify(user,
                     new Modification(ModificationType.REPLACE, "description", "on the old master")));
             assertEquals(e.getResultCode(), ResultCode.UNWILLING_TO_PERFORM, "the old master is a replica now");
         }
         assertFalse(newMaster[0] < 0);
+    }
+
+    /** Adds entries on node 0 until it stops answering success, noting each acknowledged one. */
+    private void addUntilRefused(int writer, List<String> acknowledged) {
+        try (LDAPConnection c = root(0)) {
+            for (int n = 0; ; n++) {
+                String dn = "cn=load-" + writer + "-" + n + "," + TestServer.PEOPLE;
+                c.add(dn, new com.unboundid.ldap.sdk.Attribute("objectClass", "person"),
+                        new com.unboundid.ldap.sdk.Attribute("cn", "load-" + writer + "-" + n),
+                        new com.unboundid.ldap.sdk.Attribute("sn", "load"));
+                acknowledged.add(dn);
+            }
+        } catch (LDAPException e) {
+            // killed (or not confirmed): what was acknowledged before is what counts
+        }
     }
 
     /** The last lines of a file of a node's instance, for a failure's message. */
