@@ -6,7 +6,6 @@ import static org.testng.Assert.assertNotNull;
 import static org.testng.Assert.assertTrue;
 import static org.testng.Assert.expectThrows;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -210,8 +209,8 @@ public class ReplicaGroupTest {
             });
         } catch (AssertionError e) {
             throw new AssertionError("no node took a write after the master was killed; the last refusals: n1 "
-                    + lastRefusal[1] + "; n2 " + lastRefusal[2] + "\nn1's log:\n" + tail(1, "logs/errors")
-                    + "\nn1's JE log:\n" + tail(1, "db/userRoot/je.info.0"), e);
+                    + lastRefusal[1] + "; n2 " + lastRefusal[2] + "\nn1's log:\n" + group.tail(1, "logs/errors")
+                    + "\nn1's JE log:\n" + group.tail(1, "db/userRoot/je.info.0"), e);
         }
         long tookMillis = (System.nanoTime() - killed) / 1_000_000;
         System.out.println("REPLICATION failover: node n" + newMaster[0] + " took a write " + tookMillis
@@ -256,15 +255,6 @@ public class ReplicaGroupTest {
         }
     }
 
-    /** The last lines of a file of a node's instance, for a failure's message. */
-    private String tail(int node, String file) {
-        try {
-            List<String> lines = java.nio.file.Files.readAllLines(group.node(node).instance().resolve(file));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return e.toString();
-        }
-    }
 
     private LDAPConnection root(int node) throws LDAPException {
         return group.root(node);

@@ -90,8 +90,8 @@ public class ReplicaPartitionTest {
                     && "acknowledged by the second master".equals(group.attribute(0, user, "description")));
         } catch (AssertionError e) {
             throw new AssertionError("the old master did not come back as a replica with the new master's write: "
-                    + "role " + group.role(0) + "\nits log:\n" + tail(0, "logs/errors") + "\nits JE log:\n"
-                    + tail(0, "db/userRoot/je.info.0"), e);
+                    + "role " + group.role(0) + "\nits log:\n" + group.tail(0, "logs/errors") + "\nits JE log:\n"
+                    + group.tail(0, "db/userRoot/je.info.0"), e);
         }
         System.out.println("REPLICATION partition: the majority side had a new master " + electedMillis + " ms after "
                 + "the cut; the old master served as a replica " + (System.nanoTime() - healed) / 1_000_000
@@ -107,15 +107,6 @@ public class ReplicaPartitionTest {
         assertTrue(log.contains("rolled back"), "the old master's log says what it rolled back");
     }
 
-    /** The last lines of a file of a node's instance, for a failure's message. */
-    private String tail(int node, String file) {
-        try {
-            List<String> lines = java.nio.file.Files.readAllLines(group.node(node).instance().resolve(file));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (java.io.IOException e) {
-            return e.toString();
-        }
-    }
 
     private static Modification replace(String attribute, String value) {
         return new Modification(ModificationType.REPLACE, attribute, value);

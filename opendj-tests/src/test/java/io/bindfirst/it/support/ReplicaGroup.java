@@ -179,6 +179,16 @@ public final class ReplicaGroup implements AutoCloseable {
         return attribute(i, "cn=Replication,cn=monitor", "ds-mon-replication-role");
     }
 
+    /** The last 40 lines of a file of node {@code i}'s instance (its logs, JE's log), for a failure's message. */
+    public String tail(int i, String file) {
+        try {
+            List<String> lines = Files.readAllLines(nodes.get(i).instance().resolve(file));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
     /** Waits for {@code condition}, checking every 20 ms, failing the test after {@code millis}. */
     public static void await(long millis, Condition condition) throws Exception {
         long deadline = System.currentTimeMillis() + millis;
